@@ -1,0 +1,365 @@
+"""Load an offering file: YAML → plain data, with the line and column of every node.
+
+The tree is built from ruamel.yaml's event stream rather than its composer, so that everything
+dangerous or ambiguous is refused before any value exists: anchors and aliases (no alias bomb can
+expand), nesting deeper than 32, strings over 1,000 characters, a second document, explicit tags
+other than the core ones. Duplicate keys are collected (every one, with both lines). Money is exact:
+a number with a decimal point becomes a `Decimal` built from the scalar's own text, never a float.
+Dates stay as the text the operator wrote; the schema checks their form.
+
+Problems that make the file unusable raise `OfferingLoadError` with exit code 2; duplicate keys raise
+it with exit code 1 (the offering is wrong, not unreadable), as the spec says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import warnings
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from rulegen.errors import ExitCode, RulegenError
+from rulegen.findings import Finding
+
+MAX_BYTES = 1 << 20  # [offering format] a file of at most 1 MiB
+MAX_DEPTH = 32  # [offering format] nesting at most 32 deep
+MAX_STRING = 1000  # [offering format] strings at most 1,000 characters
+FORMAT = "offering format"
+
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL_TRUE = re.compile(r"^(?:true|True|TRUE)$")
+_BOOL_FALSE = re.compile(r"^(?:false|False|FALSE)$")
+_INT = re.compile(r"^[-+]?[0-9]+$")
+_INT_OCT = re.compile(r"^0o[0-7]+$")
+_INT_HEX = re.compile(r"^0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
+_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+_CORE_TAGS = {
+    "tag:yaml.org,2002:str": "str",
+    "tag:yaml.org,2002:int": "int",
+    "tag:yaml.org,2002:float": "float",
+    "tag:yaml.org,2002:bool": "bool",
+    "tag:yaml.org,2002:null": "null",
+    "tag:yaml.org,2002:map": "map",
+    "tag:yaml.org,2002:seq": "seq",
+}
+
+Path_ = tuple  # a node's path: keys (str) and list indexes (int)
+
+
+class OfferingLoadError(RulegenError):
+    """The file could not be turned into an offering; carries the findings that say why."""
+
+    def __init__(self, findings: list[Finding], exit_code: ExitCode):
+        super().__init__("\n".join(f.format() for f in findings), exit_code=exit_code)
+        self.findings = findings
+
+
+@dataclass
+class Offering:
+    """One offering file as loaded: its bytes, its data, and where each node stands in the text."""
+
+    path: Path  # the file on disk (may be None-like for in-memory text in tests)
+    display_path: str  # the path as the user gave it; every finding starts with it
+    source: bytes
+    data: dict
+    positions: dict[Path_, tuple[int, int]] = field(repr=False)  # node path -> (line, column) of its value
+    key_positions: dict[Path_, tuple[int, int]] = field(repr=False)  # mapping entry path -> its key
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.source).hexdigest()
+
+    @property
+    def folder(self) -> Path:
+        return self.path.resolve().parent
+
+    def locate(self, node: Path_, *, key: bool = False) -> tuple[int, int]:
+        """Line and column of a node; the nearest ancestor that exists when the node itself is missing."""
+        node = tuple(node)
+        while True:
+            if key and node in self.key_positions:
+                return self.key_positions[node]
+            if node in self.positions:
+                return self.positions[node]
+            if not node:
+                return (1, 1)
+            node = node[:-1]
+            key = False
+
+    def finding(self, node: Path_, level: str, message: str, citation: str | None = None, *,
+                key: bool = False) -> Finding:
+        line, column = self.locate(node, key=key)
+        return Finding(self.display_path, line, column, level, message, citation, dotted(node))
+
+
+def dotted(node: Path_) -> str:
+    """`("cards", "back_colours", 1)` -> `cards.back_colours[1]`."""
+    text = ""
+    for part in node:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += ("." if text else "") + str(part)
+    return text
+
+
+def load_offering(path: str | Path, display_path: str | None = None) -> Offering:
+    path = Path(path)
+    display = display_path if display_path is not None else str(path)
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read(MAX_BYTES + 1)
+    except IsADirectoryError:
+        raise _fail(display, 1, 1, "is a folder, not an offering file") from None
+    except FileNotFoundError:
+        raise _fail(display, 1, 1, "no such file") from None
+    except OSError as exc:
+        raise _fail(display, 1, 1, f"cannot be read: {exc.strerror or exc}") from None
+    return parse_offering(source, display, path)
+
+
+def parse_offering(source: bytes, display: str, path: Path | None = None) -> Offering:
+    if len(source) > MAX_BYTES:
+        raise _fail(display, 1, 1, f"the file is larger than {MAX_BYTES:,} bytes (1 MiB), the most an offering "
+                                   "file may be")
+    text = _decode(source, display)
+    if not text.strip():
+        raise _fail(display, 1, 1, "the file is empty; an offering file is a YAML mapping of fields")
+    data, positions, key_positions = _compose(text, display)
+    return Offering(path or Path(display), display, source, data, positions, key_positions)
+
+
+def _fail(display: str, line: int, column: int, message: str, code: ExitCode = ExitCode.UNUSABLE,
+          node: Path_ = ()) -> OfferingLoadError:
+    finding = Finding(display, line, column, "error", message, FORMAT, dotted(node) or None)
+    return OfferingLoadError([finding], code)
+
+
+def _decode(source: bytes, display: str) -> str:
+    if source.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise _fail(display, 1, 1, "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8")
+    try:
+        text = source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        prefix = source[: exc.start]
+        line = prefix.count(b"\n") + 1
+        column = len(prefix[prefix.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
+        raise _fail(display, line, column,
+                    f"the file is not UTF-8 text (byte 0x{source[exc.start]:02x} at offset {exc.start}); "
+                    "save it as UTF-8") from None
+    # A UTF-8 byte-order mark is allowed by YAML; drop it so columns count from the first real character.
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _mark(event_or_error) -> tuple[int, int]:
+    mark = getattr(event_or_error, "start_mark", None) or getattr(event_or_error, "problem_mark", None) \
+        or getattr(event_or_error, "context_mark", None)
+    if mark is None:
+        return (1, 1)
+    return (mark.line + 1, mark.column + 1)
+
+
+class _Frame:
+    __slots__ = ("kind", "value", "node", "start", "pending_key", "pending_key_pos", "key_lines")
+
+    def __init__(self, kind, value, node, start):
+        self.kind = kind  # "map" | "seq"
+        self.value = value
+        self.node = node
+        self.start = start
+        self.pending_key = None
+        self.pending_key_pos = None
+        self.key_lines = {}
+
+
+def _compose(text: str, display: str):
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError
+
+    parser = YAML(typ="rt")
+    positions: dict[Path_, tuple[int, int]] = {}
+    key_positions: dict[Path_, tuple[int, int]] = {}
+    duplicates: list[Finding] = []
+    stack: list[_Frame] = []
+    root = None
+    documents = 0
+
+    def place(value, pos, node_kind=None):
+        """Attach a finished value to its parent; returns the value's path."""
+        nonlocal root
+        if not stack:
+            root = value
+            positions[()] = pos
+            return ()
+        parent = stack[-1]
+        if parent.kind == "seq":
+            node = parent.node + (len(parent.value),)
+            parent.value.append(value)
+            positions[node] = pos
+            return node
+        if parent.pending_key is None:
+            # this value is a key
+            if node_kind != "scalar":
+                raise _fail(display, *pos, "a mapping key must be plain text, not a list or a mapping",
+                            node=parent.node)
+            key = value if isinstance(value, str) else _key_text(value)
+            parent.pending_key = key
+            parent.pending_key_pos = pos
+            return None
+        key, key_pos = parent.pending_key, parent.pending_key_pos
+        parent.pending_key = None
+        node = parent.node + (key,)
+        if key in parent.key_lines:
+            first_line = parent.key_lines[key]
+            duplicates.append(Finding(
+                display, key_pos[0], key_pos[1], "error",
+                f"duplicate key '{key}' in {dotted(parent.node) or 'the top level'}: it is also on line {first_line}; "
+                "a key may appear once (which value was meant cannot be known)",
+                FORMAT, dotted(node)))
+            return node
+        parent.key_lines[key] = key_pos[0]
+        parent.value[key] = value
+        positions[node] = pos
+        key_positions[node] = key_pos
+        return node
+
+    def container_path() -> Path_:
+        if not stack:
+            return ()
+        parent = stack[-1]
+        if parent.kind == "seq":
+            return parent.node + (len(parent.value),)
+        return parent.node + (parent.pending_key,)
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for event in parser.parse(text):
+                name = type(event).__name__
+                if name == "AliasEvent":
+                    raise _fail(display, *_mark(event),
+                                f"YAML aliases (*{event.anchor}) are not accepted in an offering file; write the "
+                                "value out in full", node=container_path())
+                anchor = getattr(event, "anchor", None)
+                if anchor is not None:
+                    raise _fail(display, *_mark(event),
+                                f"YAML anchors (&{anchor}) are not accepted in an offering file; write each value "
+                                "out in full", node=container_path())
+                if name == "DocumentStartEvent":
+                    documents += 1
+                    if documents > 1:
+                        raise _fail(display, *_mark(event),
+                                    "the file holds more than one YAML document; an offering file holds one")
+                    continue
+                tag = getattr(event, "tag", None)
+                if tag is not None and tag not in _CORE_TAGS and name in (
+                        "ScalarEvent", "MappingStartEvent", "SequenceStartEvent"):
+                    raise _fail(display, *_mark(event),
+                                f"the YAML tag {tag.replace('tag:yaml.org,2002:', '!!')} is not accepted; write plain "
+                                "values", node=container_path())
+                if name == "MappingStartEvent" or name == "SequenceStartEvent":
+                    pos = _mark(event)
+                    if stack and stack[-1].kind == "map" and stack[-1].pending_key is None:
+                        raise _fail(display, *pos, "a mapping key must be plain text, not a list or a mapping",
+                                    node=stack[-1].node)
+                    if len(stack) >= MAX_DEPTH:
+                        raise _fail(display, *pos, f"the data is nested more than {MAX_DEPTH} levels deep",
+                                    node=container_path())
+                    node = container_path()
+                    stack.append(_Frame("map" if name == "MappingStartEvent" else "seq",
+                                        {} if name == "MappingStartEvent" else [], node, pos))
+                elif name in ("MappingEndEvent", "SequenceEndEvent"):
+                    frame = stack.pop()
+                    place(frame.value, frame.start, "container")
+                elif name == "ScalarEvent":
+                    pos = _mark(event)
+                    value = _resolve(event, display, pos, container_path())
+                    place(value, pos, "scalar")
+    except OfferingLoadError:
+        raise
+    except MarkedYAMLError as exc:
+        line, column = _mark(exc)
+        problem = (exc.problem or exc.context or "the YAML cannot be parsed").strip()
+        raise _fail(display, line, column, f"YAML syntax error: {problem}") from None
+    except Exception as exc:  # ruamel.yaml raises other exceptions on some malformed input
+        position = getattr(exc, "position", None)
+        line, column = (1, 1)
+        if isinstance(position, int):
+            prefix = text[:position]
+            line = prefix.count("\n") + 1
+            column = position - (prefix.rfind("\n") + 1) + 1
+        reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
+        raise _fail(display, line, column, f"YAML syntax error: {reason}") from None
+
+    if root is None:
+        raise _fail(display, 1, 1, "the file holds no data; an offering file is a YAML mapping of fields")
+    if not isinstance(root, dict):
+        kind = "a list" if isinstance(root, list) else "a single value"
+        raise _fail(display, *positions.get((), (1, 1)),
+                    f"the top level is {kind}; an offering file is a YAML mapping of fields "
+                    "(schema_version, offering, table, ...)")
+    if duplicates:
+        raise OfferingLoadError(duplicates, ExitCode.INVALID)
+    return root, positions, key_positions
+
+
+def _key_text(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _resolve(event, display: str, pos: tuple[int, int], node: Path_):
+    """The YAML 1.2 core schema, with exact decimals for money and dates kept as text."""
+    raw = event.value
+    if len(raw) > MAX_STRING:
+        raise _fail(display, *pos, f"a value of {len(raw):,} characters; the most a value may hold is "
+                                   f"{MAX_STRING:,}", node=node)
+    tag = _CORE_TAGS.get(event.tag) if event.tag else None
+    plain = event.style is None
+    if tag == "str" or (tag is None and not plain):
+        return raw
+    if tag is None:
+        tag = _implicit_kind(raw)
+    try:
+        if tag == "null":
+            return None
+        if tag == "bool":
+            if _BOOL_TRUE.match(raw):
+                return True
+            if _BOOL_FALSE.match(raw):
+                return False
+            raise ValueError
+        if tag == "int":
+            if _INT_OCT.match(raw):
+                return int(raw[2:], 8)
+            if _INT_HEX.match(raw):
+                return int(raw[2:], 16)
+            return int(raw)
+        if tag == "float":
+            if _INF.match(raw):
+                return float("-inf") if raw.startswith("-") else float("inf")
+            if _NAN.match(raw):
+                return float("nan")
+            return Decimal(raw)
+    except (ValueError, InvalidOperation):
+        raise _fail(display, *pos, f"'{raw}' is not a valid {tag}", node=node) from None
+    return raw
+
+
+def _implicit_kind(raw: str) -> str:
+    if _NULL.match(raw):
+        return "null"
+    if _BOOL_TRUE.match(raw) or _BOOL_FALSE.match(raw):
+        return "bool"
+    if _INT.match(raw) or _INT_OCT.match(raw) or _INT_HEX.match(raw):
+        return "int"
+    if _FLOAT.match(raw) or _INF.match(raw) or _NAN.match(raw):
+        return "float"
+    return "str"
