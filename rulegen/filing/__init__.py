@@ -1,0 +1,40 @@
+"""The filing layer: manifest, embedded offering, sign-off, PDF signature, verification, diff.
+
+It uses render and validate, and never changes content: it records what was built, seals it, and checks
+it again later. Everything the other layers call lives here, so `from rulegen.filing import ...` keeps
+working whichever module a function moves to.
+"""
+
+from __future__ import annotations
+
+from rulegen.filing.manifest import (
+    MANIFEST_NAME,
+    build_manifest,
+    canonical_json,
+    manifest_bytes,
+    pdf_attachments,
+    software_versions,
+)
+from rulegen.filing.signing import PASSPHRASE_ENV, passphrase_from_env, sign_pdf, signer_name
+from rulegen.filing.verify import Check, VerifyReport, verify_filing
+from rulegen.filing.diff import Change, changes_section, diff_offerings, offering_from_path
+
+__all__ = [
+    "MANIFEST_NAME",
+    "PASSPHRASE_ENV",
+    "Change",
+    "Check",
+    "VerifyReport",
+    "build_manifest",
+    "canonical_json",
+    "changes_section",
+    "diff_offerings",
+    "manifest_bytes",
+    "offering_from_path",
+    "passphrase_from_env",
+    "pdf_attachments",
+    "sign_pdf",
+    "signer_name",
+    "software_versions",
+    "verify_filing",
+]

@@ -1,0 +1,234 @@
+"""The build manifest: what a filing was built from, with what, and the hash of everything it holds.
+
+The manifest travels inside rules.pdf (as an attachment) and beside it (manifest.json). It holds the
+SHA-256 of the offering file, of its logo and of every output except rules.pdf (which embeds the
+manifest, so one signature over rules.pdf covers the whole filing), the versions of the software and
+data that shaped the bytes, the build options, the findings and the sign-offs. Nothing in it depends
+on the clock or on the machine's paths: two builds of the same offering with the same software write
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import io
+import json
+from decimal import Decimal
+from pathlib import Path, PurePath
+from typing import Any
+
+MANIFEST_NAME = "manifest.json"
+MANIFEST_FORMAT = "rulegen-manifest/1"
+FONT_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2", ".ttc")
+# Outputs the manifest hashes; rules.pdf is left out because it carries the manifest inside it.
+UNHASHED_OUTPUTS = ("rules.pdf", MANIFEST_NAME)
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON data: dates become ISO text, money stays exact (Decimal → its text), paths their name."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(jsonable(v) for v in value)
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() and value.is_finite() else str(value)
+    if isinstance(value, float):
+        return str(Decimal(repr(value)))
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, PurePath):
+        return value.name  # a path on the build machine is not part of what was filed
+    if isinstance(value, bytes):
+        return {"sha256": sha256(value), "bytes": len(value)}
+    if hasattr(value, "to_json"):
+        return jsonable(value.to_json())
+    return str(value)
+
+
+def canonical_json(value: Any) -> bytes:
+    """Sorted keys, fixed separators, ASCII only, one trailing newline: the same data gives the same bytes."""
+    text = json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+    return text.encode("ascii") + b"\n"
+
+
+def manifest_bytes(manifest: dict) -> bytes:
+    return canonical_json(manifest)
+
+
+def _file_entry(name: str, data: bytes) -> dict:
+    return {"file": name, "sha256": sha256(data), "bytes": len(data)}
+
+
+def offering_file_name(offering) -> str:
+    path = getattr(offering, "path", None)
+    name = Path(str(path)).name if path is not None else ""
+    return name or "offering.yaml"
+
+
+def logo_of(offering) -> tuple[str, bytes] | None:
+    """(name, bytes) of the offering's logo, or None. The validator has already kept it inside the folder."""
+    logo = ((offering.data.get("offering") or {}) if isinstance(offering.data, dict) else {}).get("logo")
+    if not logo or not isinstance(logo, str):
+        return None
+    folder = getattr(offering, "folder", None)
+    if folder is None:
+        return None
+    path = Path(folder) / logo
+    try:
+        return PurePath(logo).as_posix(), path.read_bytes()
+    except OSError:
+        return None
+
+
+def software_versions() -> dict:
+    """The versions of everything that shapes the rendered bytes: rulegen, WeasyPrint, pydyf, Pango, the fonts."""
+    from rulegen import __version__
+
+    versions: dict[str, Any] = {"rulegen": __version__}
+    try:
+        import weasyprint
+
+        versions["weasyprint"] = weasyprint.__version__
+    except Exception:  # a manifest is still written where WeasyPrint cannot load
+        versions["weasyprint"] = None
+    try:
+        import pydyf
+
+        versions["pydyf"] = pydyf.__version__
+    except Exception:
+        versions["pydyf"] = None
+    versions["pango"] = pango_version()
+    versions["fonts"] = font_hashes()
+    return versions
+
+
+def pango_version() -> str | None:
+    try:
+        from weasyprint.text.ffi import pango
+
+        number = int(pango.pango_version())
+    except Exception:
+        return None
+    return f"{number // 10000}.{number // 100 % 100}.{number % 100}"
+
+
+def font_hashes() -> dict[str, str]:
+    """SHA-256 of each font file the product ships (templates/assets), by its path there."""
+    try:
+        from rulegen.resources import assets_dir
+
+        root = assets_dir()
+    except Exception:
+        return {}
+    if not root.is_dir():
+        return {}
+    return {path.relative_to(root).as_posix(): sha256(path.read_bytes())
+            for path in sorted(root.rglob("*")) if path.is_file() and path.suffix.lower() in FONT_SUFFIXES}
+
+
+def data_hashes(jurisdiction_code: str | None) -> dict:
+    """The jurisdiction data and schemas a build used: each file's SHA-256, and one hash over all of them."""
+    from rulegen.resources import jurisdictions_dir, schemas_dir
+
+    files: dict[str, str] = {}
+    for label, folder in (("jurisdictions", jurisdictions_dir()), ("schemas", schemas_dir())):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "samples" not in path.relative_to(folder).parts and path.suffix in (".yaml", ".json"):
+                files[f"{label}/{path.relative_to(folder).as_posix()}"] = sha256(path.read_bytes())
+    combined = sha256("".join(f"{name}\0{digest}\n" for name, digest in sorted(files.items())).encode())
+    jurisdiction_file = f"jurisdictions/{(jurisdiction_code or '').lower()}.yaml"
+    return {
+        "jurisdiction": jurisdiction_code,
+        "jurisdiction_sha256": files.get(jurisdiction_file),
+        "sha256": combined,
+        "files": files,
+    }
+
+
+def _finding_json(finding, offering_name: str) -> dict:
+    entry = jsonable(finding)
+    if isinstance(entry, dict) and "path" in entry:
+        entry["path"] = offering_name  # the name, not where the file sat on the build machine
+    return entry
+
+
+def build_manifest(*, offering, jurisdiction_code: str | None, outputs: dict[str, bytes], options: dict,
+                   findings: list, signoffs=None, logo: tuple[str, bytes] | None = None) -> dict:
+    """The manifest of one build.
+
+    `outputs` maps each output's file name to its bytes (rules.pdf and manifest.json, if given, are
+    left out); `options` are the build options (paths reduced to their names); `findings` are the
+    validator's findings; `signoffs` the sign-offs as printed (the offering's `signoff` list when None,
+    plus, when signed, an entry for the signing certificate). `logo` overrides the logo read from the
+    offering's folder.
+    """
+    data = offering.data if isinstance(offering.data, dict) else {}
+    head = data.get("offering") or {}
+    name = offering_file_name(offering)
+    logo = logo if logo is not None else logo_of(offering)
+    hashed = {key: {"sha256": sha256(value), "bytes": len(value)}
+              for key, value in sorted(outputs.items()) if key not in UNHASHED_OUTPUTS}
+    if signoffs is None:
+        signoffs = data.get("signoff") or []
+    return {
+        "format": MANIFEST_FORMAT,
+        "offering": {
+            **_file_entry(name, offering.source),
+            "id": head.get("id"),
+            "jurisdiction": head.get("jurisdiction"),
+            "version": head.get("version"),
+            "effective_date": jsonable(head.get("effective_date")),
+        },
+        "logo": _file_entry(*logo) if logo else None,
+        "outputs": hashed,
+        "software": software_versions(),
+        "data": data_hashes(jurisdiction_code),
+        "options": jsonable(options or {}),
+        "findings": [_finding_json(f, name) for f in findings or []],
+        "signoffs": jsonable(list(signoffs)),
+        # The build's date is the offering's effective date, never the clock.
+        "date": jsonable(head.get("effective_date")),
+    }
+
+
+def attachment_time(manifest: dict) -> _dt.datetime:
+    """The timestamp written on each PDF attachment: the offering's effective date at midnight UTC."""
+    text = str(manifest.get("date") or "")
+    try:
+        day = _dt.date.fromisoformat(text[:10])
+    except ValueError:
+        day = _dt.date(2000, 1, 1)
+    return _dt.datetime(day.year, day.month, day.day, tzinfo=_dt.timezone.utc)
+
+
+def pdf_attachments(offering, manifest: dict, manifest_data: bytes | None = None,
+                    logo: tuple[str, bytes] | None = None) -> list:
+    """The WeasyPrint attachments of rules.pdf: the offering's exact bytes, its logo, the manifest.
+
+    Their dates are the offering's effective date (WeasyPrint would otherwise stamp the clock), so the
+    rendering is reproducible and `rulegen verify --rebuild` can compare it byte for byte.
+    """
+    from weasyprint import Attachment
+
+    when = attachment_time(manifest)
+    manifest_data = manifest_data if manifest_data is not None else manifest_bytes(manifest)
+    logo = logo if logo is not None else logo_of(offering)
+    files = [(offering_file_name(offering), offering.source, "The offering file this filing was built from")]
+    if logo:
+        files.append((logo[0], logo[1], "The operator's logo, as given in the offering"))
+    files.append((MANIFEST_NAME, manifest_data, "The build manifest: hashes of every output, versions, findings, sign-offs"))
+    return [Attachment(file_obj=io.BytesIO(content), name=name, description=description, created=when,
+                       modified=when, relationship="Source")
+            for name, content, description in files]

@@ -1,0 +1,257 @@
+"""Reading a filing's PDF structure: its revisions, the signature's /Contents gap, its attachments.
+
+Everything here works on untrusted bytes: a tampered file may be malformed anywhere, so each reader
+bounds its walk and reports a problem as text instead of raising past the caller.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+
+HEX_UPPER = frozenset(b"0123456789ABCDEF")
+MAX_NAME_TREE_DEPTH = 16
+MAX_ATTACHMENTS = 64
+
+
+class FilingFormatError(Exception):
+    """The PDF is not shaped like a rulegen filing; the message says where."""
+
+
+def open_reader(data: bytes):
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
+    return PdfFileReader(io.BytesIO(data), strict=False)
+
+
+def revision_end(data: bytes, reader, revision: int) -> int:
+    """The offset just past revision `revision`: its `%%EOF` marker and the end-of-line after it."""
+    startxref = reader.xrefs.get_startxref_for_revision(revision)
+    marker = re.compile(rb"startxref\s+" + str(startxref).encode() + rb"\s+%%EOF(\r\n|\r|\n)?")
+    info = reader.xrefs.get_xref_container_info(revision)
+    found = marker.search(data, info.end_location)
+    if found is None:
+        raise FilingFormatError(f"revision {revision + 1} has no end-of-file marker after its cross-reference data")
+    return found.end()
+
+
+@dataclass(frozen=True)
+class SignatureGap:
+    """The unsigned hole in a signature's byte range: `<hex>`, the DER signature then zero padding."""
+
+    start: int
+    end: int
+    der_length: int
+    padding: int
+
+
+def der_length(blob: bytes) -> int:
+    """The length of the first DER element in `blob` (tag, length octets, content)."""
+    if len(blob) < 2 or blob[0] != 0x30:
+        raise FilingFormatError("the signature does not start with a DER SEQUENCE")
+    first = blob[1]
+    if first < 0x80:
+        return 2 + first
+    count = first & 0x7F
+    if count == 0 or count > 4 or len(blob) < 2 + count:
+        raise FilingFormatError("the signature's DER length is malformed")
+    length = int.from_bytes(blob[2:2 + count], "big")
+    if length < 0x80 or (count > 1 and blob[2] == 0):  # DER demands the shortest length form
+        raise FilingFormatError("the signature's DER length is not in its shortest form")
+    return 2 + count + length
+
+
+def check_signature_gap(data: bytes, byte_range) -> SignatureGap:
+    """The gap between the two signed ranges holds exactly `<`, upper-case hex, `>`: the DER signature,
+    then zeros. pyHanko accepts any hex case and any bytes after the DER value; each of those would let one
+    changed byte pass, so both are refused here."""
+    try:
+        values = [int(v) for v in byte_range]
+    except Exception:
+        raise FilingFormatError("the signature's /ByteRange is not four numbers") from None
+    if len(values) != 4 or values[0] != 0:
+        raise FilingFormatError(f"the signature's /ByteRange {values} does not start at the first byte")
+    _, length1, start2, length2 = values
+    if not (0 < length1 < start2 <= len(data)) or start2 + length2 != len(data):
+        raise FilingFormatError(f"the signature's /ByteRange {values} does not cover the file up to its last byte "
+                                f"({len(data)} bytes)")
+    gap = data[length1:start2]
+    if len(gap) < 4 or gap[:1] != b"<" or gap[-1:] != b">":
+        raise FilingFormatError(f"the signature's /Contents at bytes {length1}..{start2} is not a hex string <...>")
+    hex_text = gap[1:-1]
+    if len(hex_text) % 2:
+        raise FilingFormatError("the signature's /Contents has an odd number of hex digits")
+    odd = next((i for i, byte in enumerate(hex_text) if byte not in HEX_UPPER), None)
+    if odd is not None:
+        raise FilingFormatError(f"byte {length1 + 1 + odd} inside the signature's /Contents is {chr(hex_text[odd])!r},"
+                                " not an upper-case hex digit as signing wrote it")
+    blob = bytes.fromhex(hex_text.decode("ascii"))
+    used = der_length(blob)
+    if used > len(blob):
+        raise FilingFormatError("the signature's DER value runs past the end of /Contents")
+    tail = blob[used:]
+    nonzero = next((i for i, byte in enumerate(tail) if byte), None)
+    if nonzero is not None:
+        offset = length1 + 1 + 2 * (used + nonzero)
+        raise FilingFormatError(f"the zero padding after the signature was changed (byte {offset} of the file, "
+                                f"padding byte {nonzero + 1} of {len(tail)} is 0x{tail[nonzero]:02x})")
+    return SignatureGap(length1, start2, used, len(tail))
+
+
+@dataclass(frozen=True)
+class EmbeddedFile:
+    name: str
+    data: bytes
+    declared_size: int | None
+    declared_md5: str | None
+
+
+def embedded_files(reader) -> list[EmbeddedFile]:
+    """The document's attachments (the /EmbeddedFiles name tree), in tree order."""
+    from pyhanko.pdf_utils import generic
+
+    root = reader.root
+    names = root.get("/Names")
+    if names is None:
+        return []
+    tree = names.get_object().get("/EmbeddedFiles")
+    if tree is None:
+        return []
+    pairs: list = []
+
+    def walk(node, depth: int) -> None:
+        if depth > MAX_NAME_TREE_DEPTH:
+            raise FilingFormatError("the attachments' name tree is nested too deep")
+        node = node.get_object()
+        if "/Names" in node:
+            flat = node["/Names"]
+            for index in range(0, len(flat) - 1, 2):
+                pairs.append((flat[index], flat[index + 1]))
+                if len(pairs) > MAX_ATTACHMENTS:
+                    raise FilingFormatError(f"the PDF holds more than {MAX_ATTACHMENTS} attachments")
+        for kid in node.get("/Kids", []) or []:
+            walk(kid, depth + 1)
+
+    walk(tree, 0)
+    found = []
+    for key, spec in pairs:
+        spec = spec.get_object()
+        name = spec.get("/UF") or spec.get("/F") or key
+        name = str(name.get_object() if isinstance(name, generic.IndirectObject) else name)
+        stream = spec["/EF"].get_object()["/F"].get_object()
+        params = stream.get("/Params")
+        params = params.get_object() if params is not None else {}
+        size = params.get("/Size")
+        checksum = params.get("/CheckSum")
+        md5 = checksum.original_bytes.hex() if hasattr(checksum, "original_bytes") else None
+        found.append(EmbeddedFile(name, stream.data, int(size) if size is not None else None, md5))
+    return found
+
+
+def check_cms_structure(der: bytes, trust_roots=()) -> str:
+    """The CMS SignedData holds nothing a forger could change unseen.
+
+    A PDF signature signs the file's bytes and its own signed attributes; the rest of the CMS structure
+    (versions, the digest-algorithm set, algorithm parameters, the certificates carried beside the signer's)
+    is not signed, and pyHanko accepts it changed. So the structure is rebuilt from the parts that are signed
+    or checked (signed attributes, signature value, the signer's certificate, which the signed attributes
+    bind by hash) in the one form rulegen's signing writes, and must equal the bytes carried; and every other
+    certificate carried must be verifiable: self-signed, or issued by another carried certificate or a --trust
+    root, with a signature that checks. Returns a short description; raises FilingFormatError otherwise.
+    """
+    from asn1crypto import algos, cms, core
+
+    try:
+        info = cms.ContentInfo.load(der, strict=True)
+        signed = info["content"]
+        signer_infos = signed["signer_infos"]
+        if info["content_type"].native != "signed_data" or len(signer_infos) != 1:
+            raise FilingFormatError("the signature is not one CMS SignedData with one signer")
+        signer_info = signer_infos[0]
+        sid = signer_info["sid"]
+        if sid.name != "issuer_and_serial_number":
+            raise FilingFormatError("the signer is not identified by issuer and serial number")
+        certificates = [c.chosen for c in signed["certificates"] or []]
+        signer_cert = next((c for c in certificates
+                            if c.issuer == sid.chosen["issuer"] and c.serial_number == sid.chosen["serial_number"].native),
+                           None)
+        if signer_cert is None:
+            raise FilingFormatError("the signer's certificate is not carried in the signature")
+        digest = algos.DigestAlgorithm({"algorithm": signer_info["digest_algorithm"]["algorithm"].dotted,
+                                        "parameters": core.Null()})
+        signature_algorithm = signer_info["signature_algorithm"]
+        mechanism = signature_algorithm["algorithm"].native
+        if mechanism == "rsassa_pss":
+            expected_algorithm = algos.SignedDigestAlgorithm({"algorithm": "rsassa_pss",
+                                                              "parameters": signature_algorithm["parameters"]})
+        elif "rsa" in mechanism:
+            expected_algorithm = algos.SignedDigestAlgorithm({"algorithm": signature_algorithm["algorithm"].dotted,
+                                                              "parameters": core.Null()})
+        else:
+            expected_algorithm = algos.SignedDigestAlgorithm({"algorithm": signature_algorithm["algorithm"].dotted})
+        rebuilt = cms.ContentInfo({
+            "content_type": "signed_data",
+            "content": cms.SignedData({
+                "version": "v1",
+                "digest_algorithms": [digest],
+                "encap_content_info": {"content_type": "data"},
+                "certificates": [cms.CertificateChoices({"certificate": c}) for c in certificates],
+                "signer_infos": [cms.SignerInfo({
+                    "version": "v1",
+                    "sid": cms.SignerIdentifier({"issuer_and_serial_number": cms.IssuerAndSerialNumber({
+                        "issuer": signer_cert.issuer, "serial_number": signer_cert.serial_number})}),
+                    "digest_algorithm": digest,
+                    "signed_attrs": signer_info["signed_attrs"],
+                    "signature_algorithm": expected_algorithm,
+                    "signature": signer_info["signature"].native,
+                })],
+            }),
+        }).dump()
+    except FilingFormatError:
+        raise
+    except Exception as exc:
+        raise FilingFormatError(f"the signature's CMS structure cannot be read ({type(exc).__name__})") from None
+    if rebuilt != der:
+        first = next((i for i, (a, b) in enumerate(zip(rebuilt, der)) if a != b), min(len(rebuilt), len(der)))
+        raise FilingFormatError(f"the signature's CMS structure was changed outside its signed parts (DER byte "
+                                f"{first} of {len(der)} differs from the form rulegen signs in)")
+    others = [c for c in certificates if c is not signer_cert]
+    unverified = unverifiable_certificates(others, [signer_cert] + others, trust_roots)
+    if unverified:
+        raise FilingFormatError("the signature carries certificate(s) whose own signature does not check: "
+                                + ", ".join(unverified))
+    return f"{len(certificates)} certificate(s), each bound or verifiable"
+
+
+def unverifiable_certificates(candidates, pool, trust_roots=()) -> list[str]:
+    """Names of the `candidates` (asn1crypto certificates) not self-signed or issued, with a signature that
+    checks, by a certificate in `pool` or `trust_roots`."""
+    from cryptography import x509
+
+    def load(cert):
+        return x509.load_der_x509_certificate(cert.dump())
+
+    issuers = [load(c) for c in list(pool) + list(trust_roots)]
+    bad = []
+    for candidate in candidates:
+        try:
+            if candidate["signature_value"].contents[:1] != b"\x00":  # a signature is whole bytes: no unused bits
+                raise ValueError("unused bits in the signature")
+            cert = load(candidate)
+        except Exception:
+            bad.append(candidate.subject.human_friendly)
+            continue
+        ok = False
+        for issuer in issuers:
+            if issuer.subject != cert.issuer:
+                continue
+            try:
+                cert.verify_directly_issued_by(issuer)
+                ok = True
+                break
+            except Exception:
+                continue
+        if not ok:
+            bad.append(candidate.subject.human_friendly)
+    return bad

@@ -1,0 +1,627 @@
+"""`rulegen verify`: re-check a built filing, offline.
+
+Order of the checks, each reported with a reason:
+  pdf         the file reads as a PDF with the shape rulegen writes: one rendering, then one signature revision
+  signature   one PAdES signature, cryptographically intact and valid
+  coverage    the signature covers every byte of the file (pyHanko's coverage level, plus the revision count)
+  contents    the unsigned gap holds exactly the DER signature in upper-case hex, then zeros (pyHanko alone
+              misses a changed byte there)
+  certificate the signer's certificate was within its validity period at the signing time it reports
+  trust       the certificate chains to a --trust root at that time (named but not checked without --trust)
+  manifest    manifest.json is attached, canonical, and of a format this rulegen reads
+  offering    the attached offering's bytes match the manifest's SHA-256 (and the logo's, if any)
+  attachments nothing else is attached
+  final       the build was --final with every sign-off role, and the signer's name is the one recorded
+  outputs     signage.pdf, math-appendix.pdf, rules.html, manifest.json found beside the filing match
+  rules       the shipped jurisdiction data and schemas, and the findings they give now, against the manifest's
+  rebuild     (--rebuild) a fresh rendering from the attached offering equals the signed rendering
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from rulegen.errors import ExitCode, InputError
+from rulegen.filing.manifest import MANIFEST_FORMAT, MANIFEST_NAME, canonical_json, data_hashes, sha256
+
+SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
+SIBLING_OUTPUTS = ("rules.html", "signage.pdf", "math-appendix.pdf")
+
+
+@dataclass
+class Check:
+    """One check: ok True (passed), False (failed), None (not checked, said why); warning marks a pass
+    that deserves attention (rules moved since the build), which `--strict` treats as a failure."""
+
+    name: str
+    ok: bool | None
+    detail: str
+    warning: bool = False
+
+    @property
+    def status(self) -> str:
+        if self.ok is False:
+            return "FAIL"
+        if self.ok is None:
+            return "note"
+        return "warn" if self.warning else "ok"
+
+
+@dataclass
+class VerifyReport:
+    path: str
+    checks: list[Check] = field(default_factory=list)
+    signed: bool = False
+    final: bool = False
+    signer: str | None = None
+    signing_time: str | None = None
+    trusted: bool | None = None
+    strict: bool = False
+    seconds: float = 0.0
+    manifest: dict | None = field(default=None, repr=False)
+
+    def add(self, name: str, ok: bool | None, detail: str, *, warning: bool = False) -> Check:
+        check = Check(name, ok, detail, warning)
+        self.checks.append(check)
+        return check
+
+    @property
+    def failures(self) -> list[Check]:
+        return [c for c in self.checks if c.ok is False]
+
+    @property
+    def warnings(self) -> list[Check]:
+        return [c for c in self.checks if c.ok is not False and c.warning]
+
+    @property
+    def verdict(self) -> str:
+        failures = [c for c in self.failures if c.name != "signature" or self.signed]
+        if not self.signed and not any(c.name == "pdf" for c in failures):
+            tail = ("; also " + "; ".join(f"{c.name}: {c.detail}" for c in failures[:3])) if failures else ""
+            return "UNSIGNED DRAFT: not a filed submission" + tail
+        if failures:
+            return "FAILED: " + "; ".join(f"{c.name}: {c.detail}" for c in failures[:3])
+        if self.strict and self.warnings:
+            return "FAILED (--strict): " + "; ".join(f"{c.name}: {c.detail}" for c in self.warnings[:3])
+        trust = ("signer trusted" if self.trusted else
+                 "signer named, not checked against a root (no --trust given)")
+        return f"VERIFIED: signed final filing ({trust})"
+
+    @property
+    def exit_code(self) -> int:
+        if not self.signed or self.failures:
+            return int(ExitCode.INVALID)
+        if self.strict and self.warnings:
+            return int(ExitCode.INVALID)
+        return int(ExitCode.OK)
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "verdict": self.verdict,
+            "exit_code": self.exit_code,
+            "signed": self.signed,
+            "final": self.final,
+            "signer": self.signer,
+            "signing_time": self.signing_time,
+            "trusted": self.trusted,
+            "checks": [{**asdict(c), "status": c.status} for c in self.checks],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@contextlib.contextmanager
+def _quiet_pyhanko():
+    """pyHanko logs each failed path build with a traceback; the report says it in one line instead."""
+    loggers = [logging.getLogger(name) for name in ("pyhanko", "pyhanko_certvalidator", "pyhanko.sign")]
+    saved = [(lg, lg.level, lg.propagate) for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, level, propagate in saved:
+            lg.setLevel(level)
+            lg.propagate = propagate
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a folder; give the filing's rules.pdf") from None
+    except OSError as exc:
+        raise InputError(f"{path} cannot be read: {exc.strerror or exc}") from None
+
+
+def load_trust_roots(trust) -> list:
+    """asn1crypto certificates from one or more PEM/DER files (a PEM file may hold several)."""
+    from asn1crypto import pem, x509 as asn1_x509
+
+    paths = [trust] if isinstance(trust, (str, Path)) else list(trust or [])
+    roots = []
+    for item in paths:
+        path = Path(item)
+        data = _read(path)
+        try:
+            if pem.detect(data):
+                blocks = [der for kind, _headers, der in pem.unarmor(data, multiple=True) if kind == "CERTIFICATE"]
+            else:
+                blocks = [data]
+            certs = [asn1_x509.Certificate.load(der) for der in blocks]
+            for cert in certs:
+                cert.native  # parse fully now, so a broken file fails here and not mid-validation
+        except Exception:
+            raise InputError(f"--trust {path}: not a PEM or DER certificate file") from None
+        if not certs:
+            raise InputError(f"--trust {path}: holds no CERTIFICATE block")
+        roots.extend(certs)
+    return roots
+
+
+def verify_filing(path, *, trust=None, rebuild: bool = False, strict: bool = False) -> VerifyReport:
+    """Every check on the filing at `path` (its rules.pdf); siblings are looked for in the same folder.
+
+    Raises InputError (exit 2) only when the file cannot be read, is not a PDF at all, or --trust cannot
+    be used; everything wrong with the filing itself is a failed check in the report (exit 1).
+    """
+    began = time.perf_counter()
+    path = Path(path)
+    report = VerifyReport(str(path), strict=strict)
+    roots = load_trust_roots(trust) if trust else None
+    data = _read(path)
+    if b"%PDF-" not in data[:1024] and b"%%EOF" not in data[-4096:]:
+        raise InputError(f"{path} is not a PDF; give the filing's rules.pdf")
+    with _quiet_pyhanko():
+        _Verifier(report, path, data, roots).run(rebuild=rebuild)
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+class _Verifier:
+    def __init__(self, report: VerifyReport, path: Path, data: bytes, roots):
+        self.report, self.path, self.data, self.roots = report, path, data, roots
+        self.reader = None
+        self.signed_prefix_end: int | None = None  # where the unsigned rendering ends
+        self.manifest: dict | None = None
+        self.attachments: dict[str, bytes] = {}
+        self.certificate_name: str | None = None
+
+    def run(self, *, rebuild: bool) -> None:
+        if not self._structure():
+            return
+        self._signature()
+        self._attachments()
+        self._final()
+        self._outputs()
+        self._rules()
+        if rebuild:
+            self._rebuild()
+
+    # --- the PDF and its signature -----------------------------------------------------------------------------
+
+    def _structure(self) -> bool:
+        from rulegen.filing.pdf import open_reader, revision_end
+
+        report = self.report
+        try:
+            self.reader = open_reader(self.data)
+            revisions = self.reader.xrefs.total_revisions
+            self.signatures = list(self.reader.embedded_signatures)
+        except Exception as exc:
+            report.add("pdf", False, f"cannot be read as a PDF: {_reason(exc)}")
+            return False
+        expected = 2 if self.signatures else 1
+        if revisions != expected:
+            report.add("pdf", False, f"{revisions} revisions; a rulegen filing has {expected} (the rendering"
+                                     + (", then its signature)" if self.signatures else ")")
+                                     + ": something was added after it was built")
+            return True
+        try:
+            self.signed_prefix_end = revision_end(self.data, self.reader, 0)
+        except Exception as exc:
+            report.add("pdf", False, f"the rendering's end cannot be found: {_reason(exc)}")
+            return True
+        if not self.signatures and self.signed_prefix_end != len(self.data):
+            report.add("pdf", False, f"{len(self.data) - self.signed_prefix_end} bytes follow the end of the PDF")
+            return True
+        report.add("pdf", True, f"{len(self.data):,} bytes; the rendering is the first {self.signed_prefix_end:,}"
+                   if self.signatures else f"{len(self.data):,} bytes, one revision")
+        return True
+
+    def _signature(self) -> None:
+        from pyhanko.sign.validation import validate_pdf_signature
+        from pyhanko.sign.validation.settings import KeyUsageConstraints
+        from pyhanko_certvalidator import ValidationContext
+
+        from rulegen.filing.pdf import FilingFormatError, check_cms_structure, check_signature_gap
+
+        report = self.report
+        if not self.signatures:
+            report.add("signature", False, "none: this is an unsigned draft, not a filed submission "
+                                           "(a filing is signed by `rulegen build --final --sign ID.p12`)")
+            return
+        if len(self.signatures) > 1:
+            report.add("signature", False, f"{len(self.signatures)} signatures; a rulegen filing has exactly one")
+            return
+        report.signed = True  # it claims to be signed; the checks below say whether the claim holds
+        embedded = self.signatures[0]
+        try:
+            gap = check_signature_gap(self.data, embedded.byte_range)
+            carried = check_cms_structure(embedded.pkcs7_content[:gap.der_length], self.roots or ())
+            report.add("contents", True, f"the DER signature ({gap.der_length:,} bytes; {carried}) is followed "
+                                         f"only by {gap.padding:,} zero bytes")
+        except FilingFormatError as exc:
+            report.add("contents", False, str(exc))
+        except Exception as exc:
+            report.add("contents", False, _reason(exc))
+        try:
+            cert = embedded.signer_cert
+            signing_time = embedded.self_reported_timestamp
+        except Exception as exc:
+            report.add("signature", False, f"the signature cannot be read: {_reason(exc)}")
+            return
+        report.signer = self.certificate_name = _asn1_name(cert)
+        report.signing_time = signing_time.isoformat() if signing_time else None
+        key_usage = KeyUsageConstraints(key_usage={"digital_signature", "non_repudiation"}, match_all_key_usages=False)
+        context = ValidationContext(trust_roots=list(self.roots or []), allow_fetching=False, moment=signing_time,
+                                    revocation_mode="soft-fail")
+        try:
+            status = validate_pdf_signature(embedded, context, key_usage_settings=key_usage)
+        except Exception as exc:
+            report.add("signature", False, f"cannot be validated: {_reason(exc)}")
+            return
+        if status.intact and status.valid:
+            report.add("signature", True, f"intact and valid ({status.md_algorithm}, signed by {report.signer} at "
+                                          f"{_when(signing_time)} as the signer reports it)")
+        elif not status.intact:
+            report.add("signature", False, "not intact: the signed bytes were changed after signing (their digest "
+                                           "no longer matches the one signed)")
+        else:
+            report.add("signature", False, "the signature value does not verify with the signer's certificate")
+        coverage = getattr(status.coverage, "name", str(status.coverage))
+        if coverage == "ENTIRE_FILE":
+            report.add("coverage", True, "the signature covers the whole file")
+        else:
+            report.add("coverage", False, f"the signature does not cover the whole file (coverage {coverage.lower()})")
+        self._certificate(cert, signing_time)
+        if self.roots is None:
+            report.trusted = None
+            report.add("trust", None, f"the signer's certificate ({report.signer}, issued by {_asn1_name(cert, True)})"
+                                      " was not checked against a root: no --trust given")
+        elif status.trusted:
+            report.trusted = True
+            anchor = status.validation_path[0] if status.validation_path is not None else None
+            anchor_name = getattr(anchor, "name", None)
+            report.add("trust", True, "the certificate chains to the --trust root "
+                       + (f"{anchor_name.human_friendly!r}" if anchor_name is not None else "given")
+                       + f" at the signing time ({_when(signing_time)}); offline, so no revocation check")
+        else:
+            report.trusted = False
+            problem = getattr(status, "trust_problem_indic", None)
+            report.add("trust", False, "the certificate does not chain to a --trust root at the signing time"
+                       + (f" ({getattr(problem, 'name', problem)})" if problem else ""))
+
+    def _certificate(self, cert, signing_time) -> None:
+        report = self.report
+        validity = cert["tbs_certificate"]["validity"]
+        not_before, not_after = validity["not_before"].native, validity["not_after"].native
+        if signing_time is None:
+            report.add("certificate", False, "the signature reports no signing time")
+        elif signing_time > not_after:
+            report.add("certificate", False, f"the certificate had expired ({_when(not_after)}) when the filing was "
+                                             f"signed ({_when(signing_time)})")
+        elif signing_time < not_before:
+            report.add("certificate", False, f"the certificate was not yet valid ({_when(not_before)}) when the "
+                                             f"filing was signed ({_when(signing_time)})")
+        else:
+            report.add("certificate", True, f"valid from {_when(not_before)} to {_when(not_after)}, so at the "
+                                            "signing time (offline: the time is the signer's own claim, no timestamp "
+                                            "authority)")
+
+    # --- what the filing carries -------------------------------------------------------------------------------
+
+    def _attachments(self) -> None:
+        from rulegen.filing.pdf import embedded_files
+
+        report = self.report
+        try:
+            files = embedded_files(self.reader)
+        except Exception as exc:
+            report.add("manifest", False, f"the attachments cannot be read: {_reason(exc)}")
+            return
+        for item in files:
+            if item.name in self.attachments:
+                report.add("attachments", False, f"{item.name!r} is attached twice")
+                return
+            self.attachments[item.name] = item.data
+            if item.declared_size is not None and item.declared_size != len(item.data):
+                report.add("attachments", False, f"{item.name!r} declares {item.declared_size} bytes but holds "
+                                                 f"{len(item.data)}")
+        raw = self.attachments.get(MANIFEST_NAME)
+        if raw is None:
+            report.add("manifest", False, f"no {MANIFEST_NAME} is attached; this is not a rulegen filing, or it "
+                                          "was built without one")
+            return
+        try:
+            manifest = json.loads(raw.decode("utf-8"))
+        except Exception as exc:
+            report.add("manifest", False, f"the attached {MANIFEST_NAME} is not JSON: {_reason(exc)}")
+            return
+        if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
+            report.add("manifest", False, f"the attached {MANIFEST_NAME} is not a {MANIFEST_FORMAT} manifest")
+            return
+        if canonical_json(manifest) != raw:
+            report.add("manifest", False, f"the attached {MANIFEST_NAME} is not in canonical form (sorted keys, "
+                                          "fixed separators): it was not written by rulegen as it stands")
+            return
+        self.manifest = report.manifest = manifest
+        report.add("manifest", True, f"attached, canonical, {len(raw):,} bytes (SHA-256 {sha256(raw)[:16]}...)")
+
+        offering = manifest.get("offering") or {}
+        expected = {offering.get("file"): offering}
+        if manifest.get("logo"):
+            expected[manifest["logo"].get("file")] = manifest["logo"]
+        for name, entry in expected.items():
+            label = "offering" if entry is offering else "logo"
+            content = self.attachments.get(name)
+            if content is None:
+                report.add(label, False, f"{name!r} is named in the manifest but not attached")
+            elif sha256(content) != entry.get("sha256"):
+                report.add(label, False, f"the attached {name!r} does not match the manifest's SHA-256 "
+                                         f"({sha256(content)[:16]}... attached, {str(entry.get('sha256'))[:16]}... "
+                                         "recorded)")
+            else:
+                report.add(label, True, f"the attached {name!r} ({len(content):,} bytes) matches the manifest")
+        extra = sorted(set(self.attachments) - set(expected) - {MANIFEST_NAME})
+        if extra:
+            report.add("attachments", False, "attached but not in the manifest: " + ", ".join(map(repr, extra)))
+
+    def _final(self) -> None:
+        report, manifest = self.report, self.manifest
+        if manifest is None:
+            return
+        options = manifest.get("options") or {}
+        roles = {str(s.get("role")) for s in manifest.get("signoffs") or [] if isinstance(s, dict)}
+        missing = [role for role in SIGNOFF_ROLES if role not in roles]
+        if not options.get("final"):
+            report.add("final", False, "built as a draft (no --final); every page says DRAFT")
+            return
+        if missing:
+            report.add("final", False, "built --final without the sign-off of " + ", ".join(missing))
+            return
+        report.final = True
+        recorded = _recorded_signer(manifest)
+        if report.signed and recorded is not None and self.certificate_name is not None:
+            if not _same_name(recorded, self.certificate_name):
+                report.add("final", False, f"the sign-off page names the signer {recorded!r}, but the filing is "
+                                           f"signed by {self.certificate_name!r}")
+                return
+        report.add("final", True, "built --final with the sign-off of " + ", ".join(SIGNOFF_ROLES)
+                   + (f"; signer recorded as {recorded!r}" if recorded else ""))
+
+    def _outputs(self) -> None:
+        report, manifest = self.report, self.manifest
+        if manifest is None:
+            return
+        folder = self.path.parent
+        matched, missing, wrong = [], [], []
+        for name, entry in sorted((manifest.get("outputs") or {}).items()):
+            if "/" in name or "\\" in name or name.startswith("."):
+                wrong.append(f"{name!r} (not a plain file name)")
+                continue
+            sibling = folder / name
+            if not sibling.is_file():
+                missing.append(name)
+                continue
+            try:
+                digest = _file_sha256(sibling)
+            except OSError as exc:
+                wrong.append(f"{name} (cannot be read: {exc.strerror or exc})")
+                continue
+            (matched if digest == entry.get("sha256") else wrong).append(name)
+        beside = folder / MANIFEST_NAME
+        if beside.is_file() and beside.resolve() != self.path.resolve():
+            try:
+                same = beside.read_bytes() == self.attachments.get(MANIFEST_NAME)
+            except OSError:
+                same = False
+            (matched if same else wrong).append(MANIFEST_NAME)
+        if wrong:
+            report.add("outputs", False, "beside the filing, changed since the build: " + ", ".join(wrong))
+        elif matched:
+            report.add("outputs", True, "beside the filing, matching the manifest: " + ", ".join(matched)
+                       + (f" (not found, not checked: {', '.join(missing)})" if missing else ""))
+        else:
+            report.add("outputs", None, "no other output of the build beside the filing; only rules.pdf was checked"
+                       + (f" (the manifest lists {', '.join(missing)})" if missing else ""))
+
+    def _rules(self) -> None:
+        """The embedded offering against the rules shipped now: which data changed, which findings moved."""
+        from rulegen import __version__
+
+        report, manifest = self.report, self.manifest
+        if manifest is None:
+            return
+        entry = manifest.get("offering") or {}
+        source = self.attachments.get(entry.get("file"))
+        if source is None or sha256(source) != entry.get("sha256"):
+            return  # already failed above
+        recorded = manifest.get("data") or {}
+        now = data_hashes(entry.get("jurisdiction"))
+        old_files, new_files = recorded.get("files") or {}, now["files"]
+        changed = sorted(n for n in set(old_files) | set(new_files) if old_files.get(n) != new_files.get(n))
+        built_with = (manifest.get("software") or {}).get("rulegen")
+        moved = bool(changed) or built_with != __version__
+        try:
+            logo_entry = manifest.get("logo")
+            logo = ((logo_entry.get("file"), self.attachments.get(logo_entry.get("file"), b""))
+                    if isinstance(logo_entry, dict) else None)
+            findings = _findings_now(source, entry.get("file") or "offering.yaml", logo, now["sha256"])
+        except Exception as exc:
+            report.add("rules", False, f"the attached offering cannot be checked now: {_reason(exc)}")
+            return
+        old = {_finding_key(f) for f in manifest.get("findings") or []}
+        new = {_finding_key(f): f for f in findings}
+        appeared = [f for key, f in new.items() if key not in old]
+        gone = [key for key in old if key not in new]
+        errors_now = [f for f in findings if f.get("level") == "error"]
+        errors_then = [f for f in manifest.get("findings") or [] if f.get("level") == "error"]
+        parts = []
+        if changed:
+            parts.append(f"{len(changed)} data file(s) changed since the build: " + ", ".join(changed[:8])
+                         + (" ..." if len(changed) > 8 else ""))
+        if built_with != __version__:
+            parts.append(f"built with rulegen {built_with}, checked with {__version__}")
+        if appeared:
+            parts.append("new finding(s): " + " | ".join(_finding_text(f) for f in appeared[:6]))
+        if gone:
+            parts.append(f"{len(gone)} finding(s) of the build no longer appear")
+        if errors_then:
+            report.add("rules", False, f"the manifest records {len(errors_then)} error(s): a filing with errors is "
+                                       "not a valid submission")
+        elif errors_now and not moved:
+            report.add("rules", False, "the attached offering does not validate, yet the rules have not changed "
+                                       "since the build: " + "; ".join(parts))
+        elif parts and moved:
+            report.add("rules", True, "the rules moved since the build: " + "; ".join(parts)
+                       + (" — the offering no longer validates" if errors_now else ""), warning=True)
+        elif appeared or gone:
+            report.add("rules", False, "the findings recorded in the manifest differ from the ones this rulegen "
+                                       "finds with the same rules: " + "; ".join(parts))
+        else:
+            report.add("rules", True, f"the attached offering validates as it did at the build ({len(findings)} "
+                                      "finding(s), none an error), against unchanged jurisdiction data and schemas")
+
+    def _rebuild(self) -> None:
+        """Render again from the attached offering and the recorded options; compare with the signed rendering."""
+        report, manifest = self.report, self.manifest
+        if manifest is None or self.signed_prefix_end is None:
+            report.add("rebuild", None, "not attempted: the filing has no readable manifest")
+            return
+        entry = manifest.get("offering") or {}
+        source = self.attachments.get(entry.get("file"))
+        if source is None or sha256(source) != entry.get("sha256"):
+            report.add("rebuild", None, "not attempted: the attached offering does not match the manifest")
+            return
+        logo_entry = manifest.get("logo")
+        logo = (logo_entry["file"], self.attachments.get(logo_entry["file"], b"")) if logo_entry else None
+        try:
+            from rulegen.filing.rebuild import render_unsigned_rules
+
+            fresh = render_unsigned_rules(source, entry.get("file") or "offering.yaml", logo, manifest,
+                                          signer=_recorded_signer(manifest))
+        except Exception as exc:
+            report.add("rebuild", False, f"could not re-render: {_reason(exc)}")
+            return
+        signed_rendering = self.data[: self.signed_prefix_end]
+        if fresh == signed_rendering:
+            report.add("rebuild", True, f"a fresh rendering equals the signed rendering, all {len(fresh):,} bytes")
+            return
+        from rulegen.filing.manifest import software_versions
+
+        then, now = manifest.get("software") or {}, software_versions()
+        differ = [f"{k} {then.get(k)} → {now.get(k)}" for k in sorted(set(then) | set(now))
+                  if k != "fonts" and then.get(k) != now.get(k)]
+        if then.get("fonts") != now.get("fonts"):
+            differ.append("the shipped fonts")
+        first = next((i for i, (a, b) in enumerate(zip(fresh, signed_rendering)) if a != b),
+                     min(len(fresh), len(signed_rendering)))
+        report.add("rebuild", False, f"a fresh rendering differs from the signed one from byte {first:,} "
+                                     f"({len(fresh):,} vs {len(signed_rendering):,} bytes); "
+                   + ("versions that differ: " + ", ".join(differ) if differ
+                      else "no recorded version differs, so the rendering itself changed"))
+
+
+_FINDINGS_CACHE: dict[tuple, list] = {}
+
+
+def _findings_now(source: bytes, name: str, logo: tuple[str, bytes] | None, data_sha256: str) -> list[dict]:
+    """The findings validation gives the offering today. The offering (and its logo) are written to a private
+    temporary folder first, so checks that look beside the file see what the build saw. Remembered per
+    content, since checking many copies of one filing would otherwise validate each time."""
+    import tempfile
+    from pathlib import PurePosixPath
+
+    from rulegen.offering import OfferingLoadError, load_offering
+    from rulegen.validate import validate_offering
+
+    key = (sha256(source), name, sha256(logo[1]) if logo else None, logo[0] if logo else None, data_sha256)
+    if key not in _FINDINGS_CACHE:
+        safe_name = PurePosixPath(name).name or "offering.yaml"
+        with tempfile.TemporaryDirectory(prefix="rulegen-verify-") as folder:
+            target = Path(folder) / safe_name
+            target.write_bytes(source)
+            if logo:
+                relative = PurePosixPath(logo[0])
+                if not relative.is_absolute() and ".." not in relative.parts and relative.parts:
+                    (Path(folder) / relative).parent.mkdir(parents=True, exist_ok=True)
+                    (Path(folder) / relative).write_bytes(logo[1])
+            try:
+                findings = [f.to_json() for f in validate_offering(load_offering(target, name))]
+            except OfferingLoadError as exc:
+                findings = [f.to_json() for f in exc.findings]
+        if len(_FINDINGS_CACHE) > 64:
+            _FINDINGS_CACHE.clear()
+        _FINDINGS_CACHE[key] = findings
+    return [dict(f) for f in _FINDINGS_CACHE[key]]
+
+
+def _recorded_signer(manifest: dict) -> str | None:
+    for entry in manifest.get("signoffs") or []:
+        if isinstance(entry, dict) and entry.get("role") in ("signature", "signed", "signer"):
+            return entry.get("name") or entry.get("certificate")
+    signing = (manifest.get("options") or {}).get("signer")
+    return signing if isinstance(signing, str) else None
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def _asn1_name(cert, issuer: bool = False) -> str:
+    """Common name, then organization, as signer_name() prints them."""
+    name = cert.issuer if issuer else cert.subject
+    native = name.native
+    common, organization = native.get("common_name"), native.get("organization_name")
+    if isinstance(common, list):
+        common = common[0]
+    if isinstance(organization, list):
+        organization = organization[0]
+    if common and organization:
+        return f"{common}, {organization}"
+    return common or organization or name.human_friendly
+
+
+def _when(moment) -> str:
+    return "an unknown time" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S %Z").strip()
+
+
+def _finding_key(finding: dict) -> tuple:
+    return (finding.get("level"), finding.get("field"), finding.get("message"), finding.get("citation"))
+
+
+def _finding_text(finding: dict) -> str:
+    text = f"{finding.get('level')}: {finding.get('message')}"
+    return text + (f" [{finding['citation']}]" if finding.get("citation") else "")
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

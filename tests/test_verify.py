@@ -1,0 +1,430 @@
+"""Signing and verifying a filing: a signed final filing verifies; an unsigned draft is reported as one; a
+one-byte change anywhere (unsigned rendering, attachments, signature, its zero padding) fails with a reason;
+identities that cannot sign are refused with exit 2.
+
+The filing here is a small WeasyPrint rendering carrying the real attachments (offering, manifest), signed
+with a throwaway CA and signer the test generates, so these tests do not depend on the render pipeline.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulegen.cli import app
+from rulegen.errors import InputError
+from rulegen.filing import (
+    build_manifest,
+    manifest_bytes,
+    pdf_attachments,
+    sign_pdf,
+    signer_name,
+    verify_filing,
+)
+from rulegen.filing.pdf import check_signature_gap, open_reader, revision_end
+from rulegen.offering import load_offering
+
+PASSPHRASE = b"correct horse battery staple"
+SIGNER = "Priya Raman"
+
+OFFERING = """\
+schema_version: 1
+offering:
+  id: filing-test-pa
+  jurisdiction: PA
+  operator:
+    name: Test Pennsylvania Casino
+    licence: Certificate holder 1234
+  version: 3
+  effective_date: 2027-03-01
+table:
+  positions: 6
+  payout_odds_display: sign
+  payout_limit_display: sign
+cards:
+  decks: 1
+  back_colours: [red]
+  shuffling: automated
+  dealing: hand
+  deck_change_hours: 4
+limits:
+  ante: {minimum: 5, maximum: 100}
+  adjacent_boxes: 2
+paytables:
+  criss_cross: standard
+  ante: standard
+five_card_bonus:
+  minimum: 1
+  maximum: 25
+  paytable: standard
+payout_limit:
+  amount: 50000
+signoff:
+  - {role: prepared, name: Dana Whitfield, title: Table Games Compliance Manager, date: 2026-11-02}
+  - {role: reviewed, name: Luis Ortega, title: Director of Table Games, date: 2026-11-05}
+  - {role: approved, name: Priya Raman, title: "Vice President, Compliance", date: 2026-11-09}
+"""
+
+
+# --- a throwaway PKI ---------------------------------------------------------------------------------------------
+
+def _name(common: str, organization: str | None = None):
+    from cryptography import x509
+    from cryptography.x509.oid import NameOID
+
+    parts = [x509.NameAttribute(NameOID.COMMON_NAME, common)]
+    if organization:
+        parts.append(x509.NameAttribute(NameOID.ORGANIZATION_NAME, organization))
+    return x509.Name(parts)
+
+
+def _certificate(subject, issuer, public_key, signing_key, *, ca: bool, start, end, serial: int):
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+
+    usage = x509.KeyUsage(digital_signature=not ca, content_commitment=not ca, key_encipherment=False,
+                          data_encipherment=False, key_agreement=False, key_cert_sign=ca, crl_sign=ca,
+                          encipher_only=False, decipher_only=False)
+    return (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer).public_key(public_key)
+            .serial_number(serial).not_valid_before(start).not_valid_after(end)
+            .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+            .add_extension(usage, critical=True)
+            .sign(signing_key, hashes.SHA256()))
+
+
+def make_pki(folder: Path) -> dict[str, Path]:
+    """A CA, a signer under it (valid now), an expired signer, and an unrelated CA; PEM and PKCS#12 files."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
+    now = dt.datetime.now(dt.timezone.utc)
+    ca_key, other_key, signer_key = (ec.generate_private_key(ec.SECP256R1()) for _ in range(3))
+    ca_name = _name("Filing Test Root CA", "Test Gaming Authority")
+    ca = _certificate(ca_name, ca_name, ca_key.public_key(), ca_key, ca=True, start=now - dt.timedelta(days=400),
+                      end=now + dt.timedelta(days=400), serial=1)
+    other_name = _name("Unrelated Root CA")
+    other = _certificate(other_name, other_name, other_key.public_key(), other_key, ca=True,
+                         start=now - dt.timedelta(days=400), end=now + dt.timedelta(days=400), serial=2)
+    signer = _certificate(_name(SIGNER, "Test Pennsylvania Casino"), ca_name, signer_key.public_key(), ca_key,
+                          ca=False, start=now - dt.timedelta(days=1), end=now + dt.timedelta(days=30), serial=3)
+    expired = _certificate(_name(SIGNER, "Test Pennsylvania Casino"), ca_name, signer_key.public_key(), ca_key,
+                           ca=False, start=now - dt.timedelta(days=300), end=now - dt.timedelta(days=10), serial=4)
+    files = {}
+    for label, cert in (("signer", signer), ("expired", expired)):
+        blob = pkcs12.serialize_key_and_certificates(b"signer", signer_key, cert, [ca],
+                                                     serialization.BestAvailableEncryption(PASSPHRASE))
+        files[label] = folder / f"{label}.p12"
+        files[label].write_bytes(blob)
+    for label, cert in (("ca", ca), ("other_ca", other)):
+        files[label] = folder / f"{label}.pem"
+        files[label].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    files["expired_cert"] = expired  # type: ignore[assignment]
+    files["signer_key"] = signer_key  # type: ignore[assignment]
+    return files
+
+
+# --- a filing ----------------------------------------------------------------------------------------------------
+
+OUTPUTS = {
+    "rules.html": b"<!doctype html><title>Rules</title><p>Criss Cross Poker</p>\n",
+    "signage.pdf": b"%PDF-1.7 stand-in for the table sign\n%%EOF\n",
+    "math-appendix.pdf": b"%PDF-1.7 stand-in for the math appendix\n%%EOF\n",
+}
+
+
+def render(offering, manifest) -> bytes:
+    from weasyprint import HTML
+
+    html = ("<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Criss Cross Poker rules</title>"
+            "<meta name='dcterms.created' content='2027-03-01'><meta name='dcterms.modified' content='2027-03-01'>"
+            "</head><body><h1>Criss Cross Poker</h1><p>Rules of the game, with the offering and manifest attached."
+            "</p></body></html>")
+    return HTML(string=html).write_pdf(attachments=pdf_attachments(offering, manifest), pdf_variant="pdf/a-3u")
+
+
+def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering: str = "") -> Path:
+    """A build folder: offering.yaml, the outputs, manifest.json and rules.pdf (signed when `pki` is given)."""
+    from rulegen.validate import validate_offering
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "offering.yaml").write_text(OFFERING + extra_offering)
+    offering = load_offering(folder / "offering.yaml")
+    findings = validate_offering(offering)
+    signoffs = list(offering.data["signoff"])
+    if pki is not None:
+        signoffs.append({"role": "signature", "name": signer_name(pki["signer"], PASSPHRASE)})
+    manifest = build_manifest(offering=offering, jurisdiction_code="PA", outputs=dict(OUTPUTS),
+                              options={"final": final, "sign": pki is not None}, findings=findings, signoffs=signoffs)
+    pdf = render(offering, manifest)
+    if pki is not None:
+        pdf = sign_pdf(pdf, pki["signer"], PASSPHRASE)
+    for name, data in OUTPUTS.items():
+        (folder / name).write_bytes(data)
+    (folder / "manifest.json").write_bytes(manifest_bytes(manifest))
+    (folder / "rules.pdf").write_bytes(pdf)
+    return folder / "rules.pdf"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _jurisdiction_data():
+    """Until the jurisdiction data lands, validation of the test offering is stood in by "no findings"."""
+    from rulegen.resources import jurisdictions_dir
+
+    if (jurisdictions_dir() / "pa.yaml").is_file():
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("rulegen.validate.validate_offering", lambda offering: [])
+        yield
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory) -> dict:
+    return make_pki(tmp_path_factory.mktemp("pki"))
+
+
+@pytest.fixture(scope="module")
+def signed_filing(tmp_path_factory, pki) -> Path:
+    return build(tmp_path_factory.mktemp("signed") / "filing-test-pa", pki)
+
+
+@pytest.fixture(scope="module")
+def draft_filing(tmp_path_factory) -> Path:
+    return build(tmp_path_factory.mktemp("draft") / "filing-test-pa", None, final=False)
+
+
+def failed(report) -> dict[str, str]:
+    return {c.name: c.detail for c in report.checks if c.ok is False}
+
+
+# --- signing -----------------------------------------------------------------------------------------------------
+
+def test_signer_name_reads_the_certificate(pki):
+    assert signer_name(pki["signer"], PASSPHRASE) == "Priya Raman, Test Pennsylvania Casino"
+
+
+@pytest.mark.parametrize("case, message", [
+    ("expired", "expired on"),
+    ("wrong passphrase", "passphrase is wrong"),
+    ("no passphrase", "RULEGEN_SIGN_PASSPHRASE"),
+    ("missing", "does not exist"),
+    ("not pkcs12", "will not open"),
+    ("folder", "is a folder"),
+])
+def test_identities_that_cannot_sign_are_refused(pki, tmp_path, case, message):
+    path, passphrase = pki["signer"], PASSPHRASE
+    if case == "expired":
+        path = pki["expired"]
+    elif case == "wrong passphrase":
+        passphrase = b"wrong"
+    elif case == "no passphrase":
+        passphrase = None
+    elif case == "missing":
+        path = tmp_path / "nowhere.p12"
+    elif case == "not pkcs12":
+        path = tmp_path / "text.p12"
+        path.write_text("not a key")
+    elif case == "folder":
+        path = tmp_path
+    for attempt in (lambda: signer_name(path, passphrase), lambda: sign_pdf(b"%PDF-1.7\n", path, passphrase)):
+        with pytest.raises(InputError) as caught:
+            attempt()
+        assert message in caught.value.message
+        assert int(caught.value.exit_code) == 2
+
+
+def test_signing_keeps_the_unsigned_rendering_as_a_prefix(signed_filing):
+    data = signed_filing.read_bytes()
+    reader = open_reader(data)
+    assert reader.xrefs.total_revisions == 2
+    end = revision_end(data, reader, 0)
+    unsigned = open_reader(data[:end])
+    assert unsigned.xrefs.total_revisions == 1 and not unsigned.embedded_signatures
+    gap = check_signature_gap(data, reader.embedded_signatures[0].byte_range)
+    assert gap.padding > 0
+
+
+# --- verifying ---------------------------------------------------------------------------------------------------
+
+def test_signed_final_filing_verifies_against_its_root(signed_filing, pki):
+    report = verify_filing(signed_filing, trust=pki["ca"])
+    assert failed(report) == {}, report.verdict
+    assert report.exit_code == 0 and report.signed and report.final and report.trusted
+    assert report.signer == "Priya Raman, Test Pennsylvania Casino"
+    names = {c.name for c in report.checks if c.ok}
+    assert {"pdf", "signature", "coverage", "contents", "certificate", "trust", "manifest", "offering",
+            "final", "outputs", "rules"} <= names
+    assert report.verdict.startswith("VERIFIED")
+
+
+def test_without_trust_the_signer_is_named_but_not_checked(signed_filing):
+    report = verify_filing(signed_filing)
+    assert report.exit_code == 0
+    trust = next(c for c in report.checks if c.name == "trust")
+    assert trust.ok is None and "no --trust" in trust.detail and "Priya Raman" in trust.detail
+    assert "not checked against a root" in report.verdict
+
+
+def test_an_unrelated_root_is_not_trusted(signed_filing, pki):
+    report = verify_filing(signed_filing, trust=pki["other_ca"])
+    assert report.exit_code == 1
+    assert "trust" in failed(report)
+
+
+def test_unsigned_draft_is_reported_as_a_draft(draft_filing):
+    report = verify_filing(draft_filing)
+    assert report.exit_code == 1 and not report.signed
+    assert report.verdict.startswith("UNSIGNED DRAFT")
+    assert "unsigned draft" in failed(report)["signature"]
+    assert "final" in failed(report)
+
+
+def test_a_changed_sibling_output_fails(signed_filing, tmp_path):
+    copy = tmp_path / "filing"
+    shutil.copytree(signed_filing.parent, copy)
+    (copy / "signage.pdf").write_bytes(OUTPUTS["signage.pdf"] + b" ")
+    report = verify_filing(copy / "rules.pdf")
+    assert report.exit_code == 1 and "signage.pdf" in failed(report)["outputs"]
+    (copy / "signage.pdf").unlink()
+    (copy / "manifest.json").write_bytes(b"{}\n")
+    report = verify_filing(copy / "rules.pdf")
+    assert "manifest.json" in failed(report)["outputs"]
+
+
+def test_a_filing_alone_still_verifies_and_says_what_was_not_checked(signed_filing, tmp_path):
+    alone = tmp_path / "rules.pdf"
+    shutil.copy(signed_filing, alone)
+    report = verify_filing(alone)
+    assert report.exit_code == 0
+    outputs = next(c for c in report.checks if c.name == "outputs")
+    assert outputs.ok is None and "signage.pdf" in outputs.detail
+
+
+def _tamper_positions(data: bytes) -> dict[str, list[int]]:
+    """Byte offsets to change: spread over the file, and inside each part a forger would aim at."""
+    reader = open_reader(data)
+    signature = reader.embedded_signatures[0]
+    _, length1, start2, _ = [int(v) for v in signature.byte_range]
+    gap = check_signature_gap(data, signature.byte_range)
+    der_end = length1 + 1 + 2 * gap.der_length  # first hex digit of the padding
+    prefix_end = revision_end(data, reader, 0)
+    attachments = []
+    search = 0
+    while (found := data.find(b"/EmbeddedFile", search)) != -1:
+        stream = data.find(b"stream", found) + len(b"stream\n")
+        attachments += [stream, stream + 5, stream + 17]
+        search = found + 1
+    step = max(1, len(data) // 97)
+    return {
+        "spread": list(range(0, len(data), step)) + [len(data) - 1],
+        "prefix": [5, prefix_end // 2, prefix_end - 8, prefix_end - 1],
+        "attachments": attachments,
+        "signature DER": [length1, length1 + 1, length1 + 40, der_end - 1],
+        "signature padding": [der_end, der_end + 1, (der_end + start2) // 2, start2 - 2, start2 - 1],
+        "signature revision": [prefix_end, (start2 + len(data)) // 2, len(data) - 6],
+    }
+
+
+def test_one_changed_byte_anywhere_fails_with_a_reason(signed_filing, pki, tmp_path):
+    data = signed_filing.read_bytes()
+    copy_folder = tmp_path / "tampered"
+    shutil.copytree(signed_filing.parent, copy_folder)
+    target = copy_folder / "rules.pdf"
+    checked = 0
+    for region, positions in _tamper_positions(data).items():
+        assert positions, region
+        for position in positions:
+            for flip in (0x01, 0x20):
+                tampered = bytearray(data)
+                tampered[position] ^= flip
+                target.write_bytes(bytes(tampered))
+                report = verify_filing(target, trust=pki["ca"])
+                assert report.exit_code == 1, (region, position, flip, report.verdict)
+                reasons = failed(report)
+                assert reasons and all(reasons.values()), (region, position)
+                checked += 1
+    assert checked > 200
+
+
+def test_a_hex_case_change_in_the_signature_is_caught(signed_filing, tmp_path):
+    """pyHanko decodes `a` and `A` alike, so it would pass this; the /Contents check does not."""
+    data = bytearray(signed_filing.read_bytes())
+    _, length1, _, _ = [int(v) for v in open_reader(bytes(data)).embedded_signatures[0].byte_range]
+    position = next(i for i in range(length1 + 1, length1 + 400) if data[i] in b"ABCDEF")
+    data[position] ^= 0x20
+    target = tmp_path / "rules.pdf"
+    target.write_bytes(bytes(data))
+    report = verify_filing(target)
+    assert report.exit_code == 1 and "upper-case hex" in failed(report)["contents"]
+
+
+def test_bytes_appended_after_signing_fail(signed_filing, tmp_path):
+    target = tmp_path / "rules.pdf"
+    target.write_bytes(signed_filing.read_bytes() + b"\n% appended\n")
+    report = verify_filing(target)
+    assert report.exit_code == 1 and failed(report)
+
+
+def sign_directly(unsigned: bytes, key, cert, field: str = "Signature") -> bytes:
+    """Sign with pyHanko itself, bypassing rulegen's checks (to make filings rulegen would refuse to make)."""
+    import io
+
+    from pyhanko.keys.internal import translate_pyca_cryptography_cert_to_asn1, translate_pyca_cryptography_key_to_asn1
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import signers
+
+    signer = signers.SimpleSigner(signing_key=translate_pyca_cryptography_key_to_asn1(key),
+                                  signing_cert=translate_pyca_cryptography_cert_to_asn1(cert), cert_registry=None)
+    out = io.BytesIO()
+    signers.sign_pdf(IncrementalPdfFileWriter(io.BytesIO(unsigned)), signers.PdfSignatureMetadata(field_name=field),
+                     signer=signer, output=out)
+    return out.getvalue()
+
+
+def test_an_expired_certificate_at_signing_time_fails(signed_filing, pki, tmp_path):
+    """Signed by pyHanko directly (rulegen refuses to), the certificate check names the dates."""
+    data = signed_filing.read_bytes()
+    unsigned = data[: revision_end(data, open_reader(data), 0)]
+    target = tmp_path / "rules.pdf"
+    target.write_bytes(sign_directly(unsigned, pki["signer_key"], pki["expired_cert"]))
+    report = verify_filing(target, trust=pki["ca"])
+    assert report.exit_code == 1
+    assert "had expired" in failed(report)["certificate"]
+
+
+def test_a_second_signature_or_incremental_update_fails(signed_filing, pki, tmp_path):
+    resigned = sign_directly(signed_filing.read_bytes(), pki["signer_key"], pki["expired_cert"], "Second")
+    target = tmp_path / "rules.pdf"
+    target.write_bytes(resigned)
+    report = verify_filing(target)
+    assert report.exit_code == 1 and "revisions" in failed(report)["pdf"]
+
+
+def test_json_and_text_output_of_the_command(signed_filing, draft_filing, pki):
+    runner = CliRunner()
+    result = runner.invoke(app, ["verify", str(signed_filing), "--trust", str(pki["ca"])])
+    assert result.exit_code == 0, result.stdout
+    assert "VERIFIED" in result.stdout and "Priya Raman" in result.stdout
+    result = runner.invoke(app, ["verify", str(signed_filing), "--format", "json"])
+    assert result.exit_code == 0
+    payload = json.loads(result.stdout)
+    assert payload["signed"] is True and payload["trusted"] is None
+    assert {c["name"] for c in payload["checks"]} >= {"signature", "contents", "manifest"}
+    result = runner.invoke(app, ["verify", str(draft_filing)])
+    assert result.exit_code == 1 and "UNSIGNED DRAFT" in result.stdout
+
+
+def test_command_exit_2_for_unusable_input(tmp_path, signed_filing):
+    runner = CliRunner()
+    assert runner.invoke(app, ["verify", str(tmp_path / "missing.pdf")]).exit_code == 2
+    (tmp_path / "notes.txt").write_text("hello")
+    result = runner.invoke(app, ["verify", str(tmp_path / "notes.txt")])
+    assert result.exit_code == 2 and "not a PDF" in result.stderr
+    result = runner.invoke(app, ["verify", str(signed_filing), "--trust", str(tmp_path / "notes.txt")])
+    assert result.exit_code == 2 and "--trust" in result.stderr
