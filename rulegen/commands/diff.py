@@ -1,0 +1,47 @@
+"""`rulegen diff OLD NEW [--format json]`: the changes between two revisions, grouped by rules-document section."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rulegen.commands._common import exits_cleanly
+from rulegen.errors import ExitCode
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("diff")
+    def diff(
+        old: Annotated[Path, typer.Argument(help="The earlier revision: an offering file or a filing's rules.pdf.",
+                                            show_default=False)],
+        new: Annotated[Path, typer.Argument(help="The later revision: an offering file or a filing's rules.pdf.",
+                                            show_default=False)],
+        format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    ) -> None:
+        """Every change between two revisions in a regulator's words, by section of the rules, with citations."""
+        from rulegen.filing.diff import changes_json, diff_offerings, offering_from_path
+
+        if format not in ("text", "json"):
+            typer.echo(f"rulegen: error: --format is {format!r}; it is text or json", err=True)
+            raise typer.Exit(code=int(ExitCode.UNUSABLE))
+        with exits_cleanly():
+            before = offering_from_path(old, str(old))
+            after = offering_from_path(new, str(new))
+            changes = diff_offerings(before, after)
+        if format == "json":
+            typer.echo(json.dumps(changes_json(changes, str(old), str(new)), indent=2, ensure_ascii=False))
+            raise typer.Exit(code=int(ExitCode.OK))
+        if not changes:
+            typer.echo(f"No changes between {old} and {new}.")
+            raise typer.Exit(code=int(ExitCode.OK))
+        typer.echo(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from {old} to {new}:")
+        section = None
+        for change in changes:
+            if change.section != section:
+                section = change.section
+                typer.echo(f"\n{change.section_title}")
+            typer.echo(f"  {change.text}" + (f" [{change.citation}]" if change.citation else ""))
+        raise typer.Exit(code=int(ExitCode.OK))

@@ -1,0 +1,597 @@
+"""`rulegen diff`: every change between two revisions of an offering, in a regulator's words.
+
+Each change says what moved ("Five Card Bonus maximum: $50 → $100"), which section of the rules document it
+touches, and the rule that governs it (from the jurisdiction data, else from the jurisdiction's schema).
+`changes_section` shapes the same changes for the "changes from revision N" section of the rules document.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rulegen.errors import InputError
+
+# The rules document's sections, in document order, with the offering fields that print in each. The
+# jurisdiction data's own `sections` (title, citation, order) take precedence where it names them.
+SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("submission", "Submission", ("offering", "schema_version")),
+    ("equipment", "Table and layout", ("table",)),
+    ("cards", "Cards, shuffling and dealing", ("cards",)),
+    ("wagers", "Wagers and limits", ("limits",)),
+    ("payouts", "Payouts", ("paytables",)),
+    ("five_card_bonus", "Five Card Bonus", ("five_card_bonus",)),
+    ("six_card_bonus", "Six Card Bonus", ("six_card_bonus",)),
+    ("bonus_spin", "Bonus Spin", ("bonus_spin",)),
+    ("payout_limit", "Payout limit", ("payout_limit",)),
+    ("signoff", "Sign-off", ("signoff",)),
+)
+OPTIONAL_WAGERS = {"five_card_bonus": "Five Card Bonus", "six_card_bonus": "Six Card Bonus",
+                   "bonus_spin": "Bonus Spin", "payout_limit": "Payout limit"}
+PAYTABLES = {("paytables", "criss_cross"): "Criss Cross paytable", ("paytables", "ante"): "Ante paytable",
+             ("five_card_bonus", "paytable"): "Five Card Bonus paytable",
+             ("six_card_bonus", "paytable"): "Six Card Bonus paytable"}
+HANDS = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind",
+         "two_pair", "pair_jacks_or_better", "pair_sixes_through_tens", "pair_sixes_or_better")
+LABELS = {
+    "schema_version": "Offering format version",
+    "offering.id": "Offering identifier",
+    "offering.jurisdiction": "Jurisdiction",
+    "offering.operator.name": "Operator",
+    "offering.operator.licence": "Licence",
+    "offering.operator.logo": "Logo",
+    "offering.version": "Submission revision",
+    "offering.effective_date": "Effective date",
+    "table.positions": "Betting positions",
+    "table.payout_odds_display": "Payout odds shown",
+    "table.payout_limit_display": "Payout limit shown",
+    "cards.decks": "Decks",
+    "cards.back_colours": "Card back colours",
+    "cards.shuffling": "Shuffling",
+    "cards.dealing": "Dealing",
+    "cards.deck_change_hours": "Deck change interval",
+    "limits.ante.minimum": "Ante minimum",
+    "limits.ante.maximum": "Ante maximum",
+    "limits.adjacent_boxes": "Adjacent boxes one player may wager on in a round",
+    "five_card_bonus.minimum": "Five Card Bonus minimum",
+    "five_card_bonus.maximum": "Five Card Bonus maximum",
+    "bonus_spin.kind": "Bonus Spin kind",
+    "bonus_spin.wager": "Bonus Spin wager",
+    "bonus_spin.paytable": "Bonus Spin paytable",
+    "bonus_spin.community_pay": "Bonus Spin community-pay table",
+    "bonus_spin.trigger": "Bonus Spin trigger",
+    "bonus_spin.top_prize.kind": "Bonus Spin top prize",
+    "bonus_spin.top_prize.initial": "Bonus Spin top prize initial amount",
+    "bonus_spin.top_prize.reset": "Bonus Spin top prize reset amount",
+    "bonus_spin.top_prize.rate_of_progression_percent": "Bonus Spin rate of progression",
+    "bonus_spin.hardware_approval": "Bonus Spin progressive system approval",
+    "payout_limit.amount": "Payout limit (aggregate, per player per round)",
+}
+MONEY = {"limits.ante.minimum", "limits.ante.maximum", "five_card_bonus.minimum", "five_card_bonus.maximum",
+         "bonus_spin.wager", "bonus_spin.top_prize.initial", "bonus_spin.top_prize.reset", "payout_limit.amount"}
+WORDS = {
+    "table.payout_odds_display": {"layout": "inscribed on the layout", "sign": "on a sign at each table"},
+    "table.payout_limit_display": {"layout": "inscribed on the layout", "sign": "on a sign at each table"},
+    "cards.shuffling": {"manual": "by hand", "automated": "automated shuffler",
+                        "automated-counting": "automated shuffler that counts the cards after each shuffle"},
+    "cards.dealing": {"manual-shoe": "by hand from a dealing shoe", "hand": "from the hand",
+                      "automated-shoe": "from an automated dealing shoe"},
+    "bonus_spin.trigger": {"pair_in_hole_cards": "a pair in the player's two cards",
+                           "suited_hole_cards": "two suited cards", "pair_or_suited_hole_cards":
+                           "a pair or two suited cards"},
+}
+SIGNOFF_ROLES = {"prepared": "Prepared by", "reviewed": "Reviewed by", "approved": "Approved by"}
+
+
+@dataclass(frozen=True)
+class Change:
+    field: str  # the dotted path of the offering field, e.g. "five_card_bonus.maximum"
+    kind: str  # changed | added | removed
+    old: Any
+    new: Any
+    text: str  # in a regulator's words: "Five Card Bonus maximum: $50 → $100"
+    section: str  # the rules document's section it touches
+    section_title: str
+    citation: str | None = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+# --- reading either kind of input --------------------------------------------------------------------------------
+
+def offering_from_path(path, display: str | None = None):
+    """An offering from a file: an offering YAML, or a built filing's rules.pdf (its attached offering)."""
+    from rulegen.offering import load_offering, parse_offering
+
+    path = Path(path)
+    display = display or str(path)
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1024)
+    except FileNotFoundError:
+        raise InputError(f"{display}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{display} is a folder; give an offering file or a filing's rules.pdf") from None
+    except OSError as exc:
+        raise InputError(f"{display} cannot be read: {exc.strerror or exc}") from None
+    if b"%PDF-" not in head:
+        return load_offering(path, display)
+    source, name = _offering_in_filing(path.read_bytes(), display)
+    return parse_offering(source, f"{display}:{name}")
+
+
+def _offering_in_filing(data: bytes, display: str) -> tuple[bytes, str]:
+    from rulegen.filing.manifest import MANIFEST_NAME, sha256
+    from rulegen.filing.pdf import embedded_files, open_reader
+
+    try:
+        files = {f.name: f.data for f in embedded_files(open_reader(data))}
+    except Exception as exc:
+        raise InputError(f"{display}: the filing's attachments cannot be read ({type(exc).__name__})") from None
+    try:
+        manifest = json.loads(files[MANIFEST_NAME])
+        entry = manifest["offering"]
+        source = files[entry["file"]]
+    except Exception:
+        raise InputError(f"{display} carries no offering with a manifest; is it a rulegen filing?") from None
+    if sha256(source) != entry.get("sha256"):
+        raise InputError(f"{display}: the attached offering does not match its manifest; run rulegen verify")
+    return source, entry["file"]
+
+
+def _data(offering) -> dict:
+    data = offering.data if hasattr(offering, "data") else offering
+    if not isinstance(data, dict):
+        raise InputError("an offering is a YAML mapping of fields")
+    return data
+
+
+# --- the diff ----------------------------------------------------------------------------------------------------
+
+def diff_offerings(old, new) -> list[Change]:
+    """Every change from `old` to `new` (Offering objects or their data), in rules-document order."""
+    old_data, new_data = _data(old), _data(new)
+    jurisdiction = _jurisdiction(new_data) or _jurisdiction(old_data)
+    changes: list[Change] = []
+    for key in _ordered_keys(old_data, new_data):
+        before, after = old_data.get(key), new_data.get(key)
+        if before == after:
+            continue
+        if key in OPTIONAL_WAGERS and (before is None or after is None):
+            changes.append(_whole_wager(key, before, after, jurisdiction, new_data if after else old_data))
+            continue
+        changes.extend(_walk((key,), before, after, jurisdiction, old_data, new_data))
+    order = {key: index for index, key in enumerate(_section_order(jurisdiction))}
+    changes.sort(key=lambda c: order.get(c.section, len(order)))  # stable: field order kept inside a section
+    return changes
+
+
+def _ordered_keys(old: dict, new: dict) -> list:
+    keys = list(new) + [k for k in old if k not in new]
+    rank = {prefix: i for i, (_, _, prefixes) in enumerate(SECTIONS) for prefix in prefixes}
+    return sorted(keys, key=lambda k: rank.get(k, len(rank)))
+
+
+def _walk(node: tuple, before, after, jurisdiction, old_data, new_data) -> list[Change]:
+    if node in PAYTABLES:
+        return _paytable(node, before, after, jurisdiction)
+    if node == ("signoff",):
+        return _signoffs(before, after, jurisdiction)
+    if node == ("bonus_spin", "wheel"):
+        return _wheel(before, after, jurisdiction)
+    if isinstance(before, dict) or isinstance(after, dict):
+        before_map = before if isinstance(before, dict) else {}
+        after_map = after if isinstance(after, dict) else {}
+        if not isinstance(before, dict) and before is not None or not isinstance(after, dict) and after is not None:
+            return [_change(node, before, after, jurisdiction)]
+        changes = []
+        for key in list(after_map) + [k for k in before_map if k not in after_map]:
+            if before_map.get(key) != after_map.get(key):
+                changes.extend(_walk(node + (key,), before_map.get(key), after_map.get(key), jurisdiction,
+                                     old_data, new_data))
+        return changes
+    return [_change(node, before, after, jurisdiction)]
+
+
+def _change(node: tuple, before, after, jurisdiction, *, label: str | None = None, text: str | None = None) -> Change:
+    path = _dotted(node)
+    label = label or _label(node)
+    if text is None:
+        if before is None:
+            text = f"{label}: {_value(node, after)} (new)"
+        elif after is None:
+            text = f"{label}: {_value(node, before)} → removed"
+        else:
+            text = f"{label}: {_value(node, before)} → {_value(node, after)}"
+    kind = "added" if before is None else "removed" if after is None else "changed"
+    section, title, citation = _place(node, jurisdiction)
+    return Change(path, kind, _plain(before), _plain(after), text, section, title, citation)
+
+
+def _whole_wager(key: str, before, after, jurisdiction, data: dict) -> Change:
+    name = OPTIONAL_WAGERS[key]
+    present = after if after is not None else before
+    summary = _summary((key,), present)
+    if after is not None:
+        text = f"{name}: now offered" + (f" ({summary})" if summary else "")
+    else:
+        text = f"{name}: no longer offered" + (f" (was {summary})" if summary else "")
+    return _change((key,), before, after, jurisdiction, label=name, text=text)
+
+
+def _summary(node: tuple, value) -> str:
+    if not isinstance(value, dict):
+        return _value(node, value)
+    parts = []
+    for key, item in value.items():
+        child = node + (key,)
+        if isinstance(item, (dict, list)) and child not in PAYTABLES:
+            continue
+        label = _label(child).removeprefix(_label(node)).strip() or key
+        if child in PAYTABLES:
+            shown = str(item) if not isinstance(item, dict) else "written out"
+            parts.append(f"paytable {shown}")
+        else:
+            parts.append(f"{label[:1].lower() + label[1:]} {_value(child, item)}")
+    return ", ".join(parts)
+
+
+def _paytable(node: tuple, before, after, jurisdiction) -> list[Change]:
+    label = PAYTABLES[node]
+    kind = node[0] if node[0] != "paytables" else node[1]
+    if before is None or after is None:
+        return [_change(node, before, after, jurisdiction, label=label,
+                        text=f"{label}: {_table_words(before)} → {_table_words(after)}")]
+    if isinstance(before, str) and isinstance(after, str):
+        detail = _pay_changes(_resolve(jurisdiction, kind, before), _resolve(jurisdiction, kind, after))
+        text = f"{label}: {before} → {after}" + (f" ({'; '.join(detail)})" if detail else "")
+        return [_change(node, before, after, jurisdiction, label=label, text=text)]
+    old_pays, new_pays = _resolve(jurisdiction, kind, before), _resolve(jurisdiction, kind, after)
+    if old_pays is None or new_pays is None:
+        return [_change(node, before, after, jurisdiction, label=label,
+                        text=f"{label}: {_table_words(before)} → {_table_words(after)}")]
+    changes = []
+    for hand in _hands(old_pays, new_pays):
+        if old_pays.get(hand) != new_pays.get(hand):
+            changes.append(_change(node + (hand,), old_pays.get(hand), new_pays.get(hand), jurisdiction,
+                                   text=f"{label}, {_hand(hand)}: {_pays(old_pays.get(hand))} → "
+                                        f"{_pays(new_pays.get(hand))}"))
+    if not changes:  # a named table written out, or the reverse: the same pays, said differently
+        changes.append(_change(node, before, after, jurisdiction, label=label,
+                               text=f"{label}: {_table_words(before)} → {_table_words(after)}, paying the same"))
+    return changes
+
+
+def _resolve(jurisdiction, kind: str, choice) -> dict | None:
+    """A paytable as {hand: pays}: the mapping as written, or the named table from the jurisdiction data."""
+    if isinstance(choice, dict):
+        return {str(k): v for k, v in choice.items()}
+    if jurisdiction is None:
+        return None
+    try:
+        cited = jurisdiction.paytable(kind, str(choice))
+    except Exception:
+        return None
+    if cited is None or not isinstance(cited.value, dict):
+        return None
+    return {str(k): v for k, v in cited.value.items()}
+
+
+def _pay_changes(old: dict | None, new: dict | None) -> list[str]:
+    if old is None or new is None:
+        return []
+    return [f"{_hand(hand)} {_pays(old.get(hand))} → {_pays(new.get(hand))}"
+            for hand in _hands(old, new) if old.get(hand) != new.get(hand)]
+
+
+def _hands(old: dict, new: dict) -> list[str]:
+    known = [h for h in HANDS if h in old or h in new]
+    return known + [h for h in list(new) + list(old) if h not in HANDS and h not in known]
+
+
+def _table_words(choice) -> str:
+    if choice is None:
+        return "none"
+    if isinstance(choice, dict):
+        return "written out (" + ", ".join(f"{_hand(h)} {_pays(v)}" for h, v in choice.items()) + ")"
+    return f"table {choice}" if len(str(choice)) <= 2 else str(choice)
+
+
+def _signoffs(before, after, jurisdiction) -> list[Change]:
+    def by_role(entries) -> dict:
+        return {str(e.get("role")): e for e in entries or [] if isinstance(e, dict)}
+
+    old_roles, new_roles = by_role(before), by_role(after)
+    changes = []
+    for role in list(new_roles) + [r for r in old_roles if r not in new_roles]:
+        old_entry, new_entry = old_roles.get(role), new_roles.get(role)
+        if old_entry == new_entry:
+            continue
+        label = SIGNOFF_ROLES.get(role, f"Sign-off ({role})")
+        changes.append(_change(("signoff", role), old_entry, new_entry, jurisdiction, label=label,
+                               text=f"{label}: {_person(old_entry)} → {_person(new_entry)}"))
+    return changes
+
+
+def _person(entry) -> str:
+    if not entry:
+        return "none"
+    parts = [str(entry.get("name") or "")]
+    if entry.get("title"):
+        parts.append(str(entry["title"]))
+    text = ", ".join(p for p in parts if p)
+    return text + (f" ({_plain(entry.get('date'))})" if entry.get("date") else "")
+
+
+def _wheel(before, after, jurisdiction) -> list[Change]:
+    def by_symbol(entries) -> dict:
+        return {str(e.get("symbol")): e for e in entries or [] if isinstance(e, dict)}
+
+    old_segments, new_segments = by_symbol(before), by_symbol(after)
+    if not old_segments or not new_segments:
+        text = ("Bonus Spin wheel weights: given from the manufacturer's par sheet" if new_segments
+                else "Bonus Spin wheel weights: removed (no return figure)")
+        return [_change(("bonus_spin", "wheel"), before, after, jurisdiction, label="Bonus Spin wheel", text=text)]
+    changes = []
+    for symbol in list(new_segments) + [s for s in old_segments if s not in new_segments]:
+        old_seg, new_seg = old_segments.get(symbol) or {}, new_segments.get(symbol) or {}
+        for key in ("weight", "community"):
+            if old_seg.get(key) != new_seg.get(key):
+                what = "weight" if key == "weight" else "community pay"
+                shown = "jackpot" if symbol == "jackpot" else _money(symbol)
+                changes.append(_change(("bonus_spin", "wheel", symbol, key), old_seg.get(key), new_seg.get(key),
+                                       jurisdiction, text=f"Bonus Spin wheel, {shown} segment {what}: "
+                                       f"{_segment(key, old_seg.get(key))} → {_segment(key, new_seg.get(key))}"))
+    return changes
+
+
+def _segment(key: str, value) -> str:
+    if value is None:
+        return "none"
+    return _money(value) if key == "community" else str(value)
+
+
+# --- words -------------------------------------------------------------------------------------------------------
+
+def _dotted(node: tuple) -> str:
+    return ".".join(str(part) for part in node)
+
+
+def _label(node: tuple) -> str:
+    path = _dotted(node)
+    if path in LABELS:
+        return LABELS[path]
+    words = []
+    for part in node:
+        text = str(part).replace("_", " ")
+        words.append(OPTIONAL_WAGERS.get(str(part), text))
+    label = " ".join(words)
+    return label[:1].upper() + label[1:]
+
+
+def _value(node: tuple, value) -> str:
+    path = _dotted(node)
+    if value is None:
+        return "none"
+    if path in MONEY:
+        return _money(value)
+    if path in WORDS and isinstance(value, str):
+        return WORDS[path].get(value, value)
+    if path == "cards.deck_change_hours":
+        return f"{value} hours" if value != 1 else "1 hour"
+    if path.endswith("rate_of_progression_percent"):
+        return f"{_plain(value)}%"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_value(node, item) for item in value) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{k.replace('_', ' ')} {_value(node + (k,), v)}" for k, v in value.items())
+    return str(_plain(value))
+
+
+def _money(value) -> str:
+    try:
+        amount = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return str(value)
+    if not amount.is_finite():
+        return str(value)
+    if amount == amount.to_integral_value():
+        return f"${int(amount):,}"
+    return f"${amount.quantize(Decimal('0.01')):,}"
+
+
+def _hand(hand: str) -> str:
+    return hand.replace("_", " ")
+
+
+def _pays(value) -> str:
+    if value is None:
+        return "loses"
+    if isinstance(value, str):
+        return value
+    try:
+        amount = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return str(value)
+    shown = f"{int(amount):,}" if amount == amount.to_integral_value() else str(amount)
+    return f"{shown} to 1"
+
+
+def _plain(value):
+    import datetime as _dt
+
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() and value.is_finite() else str(value)
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --- sections and citations ---------------------------------------------------------------------------------------
+
+def _jurisdiction(data: dict):
+    from rulegen.jurisdiction import CODES, load_jurisdiction
+
+    code = (data.get("offering") or {}).get("jurisdiction") if isinstance(data.get("offering"), dict) else None
+    if code not in CODES:
+        return None
+    try:
+        return load_jurisdiction(code)
+    except Exception:  # a diff still reads without the data; it only loses citations
+        return None
+
+
+def _section_order(jurisdiction) -> list[str]:
+    ours = [key for key, _, _ in SECTIONS]
+    theirs = [s["key"] for s in _data_sections(jurisdiction) if s.get("key")]
+    return [k for k in theirs if k in ours] + [k for k in ours if k not in theirs]
+
+
+def _data_sections(jurisdiction) -> list[dict]:
+    if jurisdiction is None:
+        return []
+    sections = jurisdiction.data.get("sections") or []
+    if isinstance(sections, dict):
+        sections = [{"key": key, **(value if isinstance(value, dict) else {"title": value})}
+                    for key, value in sections.items()]
+    return [s for s in sections if isinstance(s, dict)]
+
+
+def _place(node: tuple, jurisdiction) -> tuple[str, str, str | None]:
+    """(section key, section title, citation) for an offering field."""
+    key, title = "submission", "Submission"
+    for section, section_title, prefixes in SECTIONS:
+        if str(node[0]) in prefixes:
+            key, title = section, section_title
+            break
+    citation = None
+    for entry in _data_sections(jurisdiction):
+        fields = entry.get("fields") or []
+        if entry.get("key") == key or any(_dotted(node).startswith(str(f)) for f in fields):
+            key = str(entry.get("key") or key)
+            title = _text(entry.get("title")) or title
+            citation = _citation_text(entry.get("citation"))
+            break
+    specific = _field_citation(node, jurisdiction)
+    return key, title, specific or citation
+
+
+def _text(value) -> str | None:
+    if isinstance(value, dict):
+        value = value.get("value")
+    return None if value is None else str(value)
+
+
+def _citation_text(value) -> str | None:
+    if isinstance(value, dict):
+        value = value.get("citation")
+    return None if value is None else str(value)
+
+
+def _field_citation(node: tuple, jurisdiction) -> str | None:
+    """The rule that governs this field: a cited value in the jurisdiction data, else its schema's x-citation."""
+    if jurisdiction is None:
+        return None
+    path = tuple(str(p) for p in node)
+    candidates = [("rules", path[-1]), ("rules", "_".join(path)), ("rules", "_".join(path[-2:]))]
+    if path[0] in ("paytables",) and len(path) > 1:
+        candidates.insert(0, ("paytables", path[1]))
+    for keys in candidates:
+        try:
+            cited = jurisdiction.cited(*keys)
+        except Exception:
+            cited = None
+        if cited is not None and cited.citation:
+            return cited.citation
+    citations = _schema_citations(jurisdiction.code)
+    for length in range(len(path), 0, -1):
+        if path[:length] in citations:
+            return citations[path[:length]]
+    return None
+
+
+@cache
+def _schema_citations(code: str) -> dict[tuple, str]:
+    """Field path → the x-citation beside the first constraint on it in the jurisdiction's schema."""
+    from rulegen.resources import schemas_dir
+
+    try:
+        schema = json.loads((schemas_dir() / f"{code.lower()}.schema.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    found: dict[tuple, str] = {}
+
+    def visit(node, path: tuple, depth: int = 0) -> None:
+        if depth > 40:
+            return
+        if isinstance(node, list):
+            for item in node:
+                visit(item, path, depth + 1)
+            return
+        if not isinstance(node, dict):
+            return
+        citation = node.get("x-citation")
+        if isinstance(citation, str):
+            for field in node.get("required") or []:
+                found.setdefault(path + (str(field),), citation)
+            if path and not node.get("required"):
+                found.setdefault(path, citation)
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                for name, child in value.items():
+                    visit(child, path + (str(name),), depth + 1)
+            elif key in ("allOf", "anyOf", "oneOf", "then", "else", "items"):
+                visit(value, path, depth + 1)
+
+    visit(schema, ())
+    return found
+
+
+# --- the section of the rules document ------------------------------------------------------------------------------
+
+def changes_section(old, new) -> dict:
+    """The "changes from revision N" section, as data for the template: heading, then groups of changes by
+    the section of the rules document they touch, each with its citation."""
+    old_data, new_data = _data(old), _data(new)
+    old_revision = (old_data.get("offering") or {}).get("version")
+    new_revision = (new_data.get("offering") or {}).get("version")
+    changes = [c for c in diff_offerings(old_data, new_data) if c.section != "signoff"
+               and c.field not in ("offering.version", "offering.effective_date")]
+    groups: list[dict] = []
+    for change in changes:
+        if not groups or groups[-1]["section"] != change.section:
+            groups.append({"section": change.section, "title": change.section_title, "changes": []})
+        groups[-1]["changes"].append({"text": change.text, "field": change.field, "citation": change.citation,
+                                      "kind": change.kind})
+    title = f"Changes from revision {old_revision}" if old_revision is not None else "Changes from the previous revision"
+    effective = (new_data.get("offering") or {}).get("effective_date")
+    return {
+        "title": title,
+        "from_revision": _plain(old_revision),
+        "to_revision": _plain(new_revision),
+        "effective_date": _plain(effective),
+        "count": len(changes),
+        "summary": (f"{len(changes)} change{'s' if len(changes) != 1 else ''} to the rules since revision "
+                    f"{old_revision}" if changes else f"No change to the rules since revision {old_revision}"),
+        "groups": groups,
+    }
+
+
+def changes_json(changes: list[Change], old_display: str, new_display: str) -> dict:
+    groups: list[dict] = []
+    for change in changes:
+        if not groups or groups[-1]["section"] != change.section:
+            groups.append({"section": change.section, "title": change.section_title, "changes": []})
+        groups[-1]["changes"].append(change.to_json())
+    return {"old": old_display, "new": new_display, "count": len(changes), "sections": groups}
