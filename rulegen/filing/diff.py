@@ -153,20 +153,27 @@ def _data(offering) -> dict:
 
 # --- the diff ----------------------------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class _Context:
+    jurisdiction: Any  # the newer revision's jurisdiction (the older one's if the newer names none)
+    old: dict
+    new: dict
+
+
 def diff_offerings(old, new) -> list[Change]:
     """Every change from `old` to `new` (Offering objects or their data), in rules-document order."""
     old_data, new_data = _data(old), _data(new)
-    jurisdiction = _jurisdiction(new_data) or _jurisdiction(old_data)
+    ctx = _Context(_jurisdiction(new_data) or _jurisdiction(old_data), old_data, new_data)
     changes: list[Change] = []
     for key in _ordered_keys(old_data, new_data):
         before, after = old_data.get(key), new_data.get(key)
         if before == after:
             continue
         if key in OPTIONAL_WAGERS and (before is None or after is None):
-            changes.append(_whole_wager(key, before, after, jurisdiction, new_data if after else old_data))
+            changes.append(_whole_wager(key, before, after, ctx))
             continue
-        changes.extend(_walk((key,), before, after, jurisdiction, old_data, new_data))
-    order = {key: index for index, key in enumerate(_section_order(jurisdiction))}
+        changes.extend(_walk((key,), before, after, ctx))
+    order = {key: index for index, key in enumerate(_section_order(ctx.jurisdiction))}
     changes.sort(key=lambda c: order.get(c.section, len(order)))  # stable: field order kept inside a section
     return changes
 
@@ -177,28 +184,27 @@ def _ordered_keys(old: dict, new: dict) -> list:
     return sorted(keys, key=lambda k: rank.get(k, len(rank)))
 
 
-def _walk(node: tuple, before, after, jurisdiction, old_data, new_data) -> list[Change]:
+def _walk(node: tuple, before, after, ctx) -> list[Change]:
     if node in PAYTABLES:
-        return _paytable(node, before, after, jurisdiction)
+        return _paytable(node, before, after, ctx)
     if node == ("signoff",):
-        return _signoffs(before, after, jurisdiction)
+        return _signoffs(before, after, ctx)
     if node == ("bonus_spin", "wheel"):
-        return _wheel(before, after, jurisdiction)
+        return _wheel(before, after, ctx)
     if isinstance(before, dict) or isinstance(after, dict):
         before_map = before if isinstance(before, dict) else {}
         after_map = after if isinstance(after, dict) else {}
         if not isinstance(before, dict) and before is not None or not isinstance(after, dict) and after is not None:
-            return [_change(node, before, after, jurisdiction)]
+            return [_change(node, before, after, ctx)]
         changes = []
         for key in list(after_map) + [k for k in before_map if k not in after_map]:
             if before_map.get(key) != after_map.get(key):
-                changes.extend(_walk(node + (key,), before_map.get(key), after_map.get(key), jurisdiction,
-                                     old_data, new_data))
+                changes.extend(_walk(node + (key,), before_map.get(key), after_map.get(key), ctx))
         return changes
-    return [_change(node, before, after, jurisdiction)]
+    return [_change(node, before, after, ctx)]
 
 
-def _change(node: tuple, before, after, jurisdiction, *, label: str | None = None, text: str | None = None) -> Change:
+def _change(node: tuple, before, after, ctx, *, label: str | None = None, text: str | None = None) -> Change:
     path = _dotted(node)
     label = label or _label(node)
     if text is None:
@@ -209,11 +215,11 @@ def _change(node: tuple, before, after, jurisdiction, *, label: str | None = Non
         else:
             text = f"{label}: {_value(node, before)} → {_value(node, after)}"
     kind = "added" if before is None else "removed" if after is None else "changed"
-    section, title, citation = _place(node, jurisdiction)
+    section, title, citation = _place(node, ctx.jurisdiction, ctx.new if after is not None else ctx.old)
     return Change(path, kind, _plain(before), _plain(after), text, section, title, citation)
 
 
-def _whole_wager(key: str, before, after, jurisdiction, data: dict) -> Change:
+def _whole_wager(key: str, before, after, ctx) -> Change:
     name = OPTIONAL_WAGERS[key]
     present = after if after is not None else before
     summary = _summary((key,), present)
@@ -221,7 +227,7 @@ def _whole_wager(key: str, before, after, jurisdiction, data: dict) -> Change:
         text = f"{name}: now offered" + (f" ({summary})" if summary else "")
     else:
         text = f"{name}: no longer offered" + (f" (was {summary})" if summary else "")
-    return _change((key,), before, after, jurisdiction, label=name, text=text)
+    return _change((key,), before, after, ctx, label=name, text=text)
 
 
 def _summary(node: tuple, value) -> str:
@@ -241,40 +247,40 @@ def _summary(node: tuple, value) -> str:
     return ", ".join(parts)
 
 
-def _paytable(node: tuple, before, after, jurisdiction) -> list[Change]:
+def _paytable(node: tuple, before, after, ctx) -> list[Change]:
     label = PAYTABLES[node]
     kind = node[0] if node[0] != "paytables" else node[1]
     if before is None or after is None:
-        return [_change(node, before, after, jurisdiction, label=label,
+        return [_change(node, before, after, ctx, label=label,
                         text=f"{label}: {_table_words(before)} → {_table_words(after)}")]
     if isinstance(before, str) and isinstance(after, str):
-        detail = _pay_changes(_resolve(jurisdiction, kind, before), _resolve(jurisdiction, kind, after))
+        detail = _pay_changes(_resolve(ctx, kind, before), _resolve(ctx, kind, after))
         text = f"{label}: {before} → {after}" + (f" ({'; '.join(detail)})" if detail else "")
-        return [_change(node, before, after, jurisdiction, label=label, text=text)]
-    old_pays, new_pays = _resolve(jurisdiction, kind, before), _resolve(jurisdiction, kind, after)
+        return [_change(node, before, after, ctx, label=label, text=text)]
+    old_pays, new_pays = _resolve(ctx, kind, before), _resolve(ctx, kind, after)
     if old_pays is None or new_pays is None:
-        return [_change(node, before, after, jurisdiction, label=label,
+        return [_change(node, before, after, ctx, label=label,
                         text=f"{label}: {_table_words(before)} → {_table_words(after)}")]
     changes = []
     for hand in _hands(old_pays, new_pays):
         if old_pays.get(hand) != new_pays.get(hand):
-            changes.append(_change(node + (hand,), old_pays.get(hand), new_pays.get(hand), jurisdiction,
+            changes.append(_change(node + (hand,), old_pays.get(hand), new_pays.get(hand), ctx,
                                    text=f"{label}, {_hand(hand)}: {_pays(old_pays.get(hand))} → "
                                         f"{_pays(new_pays.get(hand))}"))
     if not changes:  # a named table written out, or the reverse: the same pays, said differently
-        changes.append(_change(node, before, after, jurisdiction, label=label,
+        changes.append(_change(node, before, after, ctx, label=label,
                                text=f"{label}: {_table_words(before)} → {_table_words(after)}, paying the same"))
     return changes
 
 
-def _resolve(jurisdiction, kind: str, choice) -> dict | None:
+def _resolve(ctx, kind: str, choice) -> dict | None:
     """A paytable as {hand: pays}: the mapping as written, or the named table from the jurisdiction data."""
     if isinstance(choice, dict):
         return {str(k): v for k, v in choice.items()}
-    if jurisdiction is None:
+    if ctx.jurisdiction is None:
         return None
     try:
-        cited = jurisdiction.paytable(kind, str(choice))
+        cited = ctx.jurisdiction.paytable(kind, str(choice))
     except Exception:
         return None
     if cited is None or not isinstance(cited.value, dict):
@@ -302,7 +308,7 @@ def _table_words(choice) -> str:
     return f"table {choice}" if len(str(choice)) <= 2 else str(choice)
 
 
-def _signoffs(before, after, jurisdiction) -> list[Change]:
+def _signoffs(before, after, ctx) -> list[Change]:
     def by_role(entries) -> dict:
         return {str(e.get("role")): e for e in entries or [] if isinstance(e, dict)}
 
@@ -313,7 +319,7 @@ def _signoffs(before, after, jurisdiction) -> list[Change]:
         if old_entry == new_entry:
             continue
         label = SIGNOFF_ROLES.get(role, f"Sign-off ({role})")
-        changes.append(_change(("signoff", role), old_entry, new_entry, jurisdiction, label=label,
+        changes.append(_change(("signoff", role), old_entry, new_entry, ctx, label=label,
                                text=f"{label}: {_person(old_entry)} → {_person(new_entry)}"))
     return changes
 
@@ -328,7 +334,7 @@ def _person(entry) -> str:
     return text + (f" ({_plain(entry.get('date'))})" if entry.get("date") else "")
 
 
-def _wheel(before, after, jurisdiction) -> list[Change]:
+def _wheel(before, after, ctx) -> list[Change]:
     def by_symbol(entries) -> dict:
         return {str(e.get("symbol")): e for e in entries or [] if isinstance(e, dict)}
 
@@ -336,7 +342,7 @@ def _wheel(before, after, jurisdiction) -> list[Change]:
     if not old_segments or not new_segments:
         text = ("Bonus Spin wheel weights: given from the manufacturer's par sheet" if new_segments
                 else "Bonus Spin wheel weights: removed (no return figure)")
-        return [_change(("bonus_spin", "wheel"), before, after, jurisdiction, label="Bonus Spin wheel", text=text)]
+        return [_change(("bonus_spin", "wheel"), before, after, ctx, label="Bonus Spin wheel", text=text)]
     changes = []
     for symbol in list(new_segments) + [s for s in old_segments if s not in new_segments]:
         old_seg, new_seg = old_segments.get(symbol) or {}, new_segments.get(symbol) or {}
@@ -345,7 +351,7 @@ def _wheel(before, after, jurisdiction) -> list[Change]:
                 what = "weight" if key == "weight" else "community pay"
                 shown = "jackpot" if symbol == "jackpot" else _money(symbol)
                 changes.append(_change(("bonus_spin", "wheel", symbol, key), old_seg.get(key), new_seg.get(key),
-                                       jurisdiction, text=f"Bonus Spin wheel, {shown} segment {what}: "
+                                       ctx, text=f"Bonus Spin wheel, {shown} segment {what}: "
                                        f"{_segment(key, old_seg.get(key))} → {_segment(key, new_seg.get(key))}"))
     return changes
 
@@ -439,6 +445,58 @@ def _plain(value):
 
 
 # --- sections and citations ---------------------------------------------------------------------------------------
+# The rules document follows the jurisdiction's sections (`sections` in its data: id, title, citation). A change
+# belongs to the section whose citation its own citation falls under; its own citation comes from the cited value
+# that governs the field. Where the data cites nothing for a field, the section is found by what it is about.
+
+CITED_BY: dict[str, tuple[tuple[str, ...], ...]] = {
+    "table.positions": (("rules", "positions"),),
+    "table.payout_odds_display": (("rules", "payout_odds_display"),),
+    "table.payout_limit_display": (("rules", "payout_limit_display"),),
+    "cards.decks": (("rules", "{decks_rule}"),),
+    "cards.back_colours": (("rules", "{decks_rule}"),),
+    "cards.shuffling": (("rules", "two_decks"),),
+    "cards.dealing": (("rules", "dealing_procedures", "{dealing}"), ("rules", "dealing_procedures")),
+    "cards.deck_change_hours": (("rules", "deck_change_hours"),),
+    "limits.ante": (("rules", "equal_antes"),),
+    "limits.adjacent_boxes": (("rules", "adjacent_boxes_required"), ("rules", "adjacent_boxes")),
+    "paytables.criss_cross": (("paytables", "criss_cross", "{criss_cross_table}"),),
+    "paytables.ante": (("paytables", "ante", "{ante_table}"),),
+    "five_card_bonus.paytable": (("paytables", "five_card_bonus", "{five_card_bonus_table}"),
+                                 ("wagers", "five_card_bonus")),
+    "five_card_bonus": (("wagers", "five_card_bonus"),),
+    "six_card_bonus.paytable": (("paytables", "six_card_bonus", "{six_card_bonus_table}"), ("wagers", "six_card_bonus")),
+    "six_card_bonus": (("wagers", "six_card_bonus"),),
+    "bonus_spin.paytable": (("bonus_spin", "{kind}", "paytables", "{spin_table}"),),
+    "bonus_spin.wheel": (("bonus_spin", "{kind}", "paytables", "{spin_table}"),),
+    "bonus_spin.community_pay": (("bonus_spin", "{kind}", "community_pays"),),
+    "bonus_spin.wager": (("bonus_spin", "{kind}", "wagers"),),
+    "bonus_spin.trigger": (("bonus_spin", "{kind}", "triggers"),),
+    "bonus_spin.top_prize.initial": (("bonus_spin", "{kind}", "minimum_initial", "{spin_table}"),
+                                     ("bonus_spin", "{kind}", "minimum_initial")),
+    "bonus_spin.top_prize.reset": (("bonus_spin", "{kind}", "minimum_reset", "{spin_table}"),
+                                   ("bonus_spin", "{kind}", "minimum_reset")),
+    "bonus_spin.top_prize.rate_of_progression_percent": (("bonus_spin", "{kind}", "rate_of_progression_required"),),
+    "bonus_spin.hardware_approval": (("rules", "bonus_spin_hardware"),),
+    "bonus_spin": (("wagers", "bonus_spin"),),
+    "payout_limit": (("payout_limit", "rule"),),
+}
+# Where nothing is cited: the section whose title speaks of the field's subject (first match wins).
+TOPIC_WORDS: dict[str, tuple[str, ...]] = {
+    "table": ("table", "physical"),
+    "cards.shuffling": ("shuffl",),
+    "cards.dealing": ("dealing",),
+    "cards": ("decks", "cards"),
+    "limits": ("wager",),
+    "paytables": ("payout", "pay"),
+    "five_card_bonus": ("wager",),
+    "six_card_bonus": ("six card", "wager"),
+    "bonus_spin": ("bonus spin", "wager"),
+    "payout_limit": ("payout",),
+}
+OWN_SECTIONS = {"offering": ("submission", "Submission"), "schema_version": ("submission", "Submission"),
+                "signoff": ("signoff", "Sign-off")}
+
 
 def _jurisdiction(data: dict):
     from rulegen.jurisdiction import CODES, load_jurisdiction
@@ -452,73 +510,141 @@ def _jurisdiction(data: dict):
         return None
 
 
-def _section_order(jurisdiction) -> list[str]:
-    ours = [key for key, _, _ in SECTIONS]
-    theirs = [s["key"] for s in _data_sections(jurisdiction) if s.get("key")]
-    return [k for k in theirs if k in ours] + [k for k in ours if k not in theirs]
-
-
 def _data_sections(jurisdiction) -> list[dict]:
     if jurisdiction is None:
         return []
     sections = jurisdiction.data.get("sections") or []
     if isinstance(sections, dict):
-        sections = [{"key": key, **(value if isinstance(value, dict) else {"title": value})}
+        sections = [{"id": key, **(value if isinstance(value, dict) else {"title": value})}
                     for key, value in sections.items()]
-    return [s for s in sections if isinstance(s, dict)]
+    return [s for s in sections if isinstance(s, dict) and (s.get("id") or s.get("key"))]
 
 
-def _place(node: tuple, jurisdiction) -> tuple[str, str, str | None]:
-    """(section key, section title, citation) for an offering field."""
-    key, title = "submission", "Submission"
-    for section, section_title, prefixes in SECTIONS:
-        if str(node[0]) in prefixes:
-            key, title = section, section_title
-            break
-    citation = None
-    for entry in _data_sections(jurisdiction):
-        fields = entry.get("fields") or []
-        if entry.get("key") == key or any(_dotted(node).startswith(str(f)) for f in fields):
-            key = str(entry.get("key") or key)
-            title = _text(entry.get("title")) or title
-            citation = _citation_text(entry.get("citation"))
-            break
-    specific = _field_citation(node, jurisdiction)
-    return key, title, specific or citation
+def _section_order(jurisdiction) -> list[str]:
+    return ["submission"] + [str(s.get("id") or s.get("key")) for s in _data_sections(jurisdiction)] + [
+        key for key, _, _ in SECTIONS if key != "submission"] + ["signoff"]
 
 
-def _text(value) -> str | None:
-    if isinstance(value, dict):
-        value = value.get("value")
-    return None if value is None else str(value)
+def _fill(template: str, data: dict) -> str | None:
+    if not template.startswith("{"):
+        return template
+    name = template[1:-1]
+    cards = data.get("cards") or {}
+    tables = data.get("paytables") or {}
+    spin = data.get("bonus_spin") or {}
+    values = {
+        "decks_rule": "two_decks" if cards.get("decks") == 2 else "one_deck_cover_card",
+        "dealing": cards.get("dealing"),
+        "criss_cross_table": tables.get("criss_cross"),
+        "ante_table": tables.get("ante"),
+        "five_card_bonus_table": (data.get("five_card_bonus") or {}).get("paytable"),
+        "six_card_bonus_table": (data.get("six_card_bonus") or {}).get("paytable"),
+        "kind": spin.get("kind"),
+        "spin_table": spin.get("paytable"),
+    }
+    value = values.get(name)
+    return None if value is None or isinstance(value, (dict, list)) else str(value)
 
 
-def _citation_text(value) -> str | None:
-    if isinstance(value, dict):
-        value = value.get("citation")
-    return None if value is None else str(value)
-
-
-def _field_citation(node: tuple, jurisdiction) -> str | None:
+def _field_citation(node: tuple, jurisdiction, data: dict) -> str | None:
     """The rule that governs this field: a cited value in the jurisdiction data, else its schema's x-citation."""
     if jurisdiction is None:
         return None
     path = tuple(str(p) for p in node)
-    candidates = [("rules", path[-1]), ("rules", "_".join(path)), ("rules", "_".join(path[-2:]))]
-    if path[0] in ("paytables",) and len(path) > 1:
-        candidates.insert(0, ("paytables", path[1]))
-    for keys in candidates:
-        try:
-            cited = jurisdiction.cited(*keys)
-        except Exception:
-            cited = None
-        if cited is not None and cited.citation:
-            return cited.citation
+    for length in range(len(path), 0, -1):
+        for keys in CITED_BY.get(".".join(path[:length]), ()):
+            filled = [_fill(k, data) for k in keys]
+            if any(k is None for k in filled):
+                continue
+            citation = _cited_at(jurisdiction, filled)
+            if citation:
+                return citation
+        table = _written_out_table(path[:length], jurisdiction, data)
+        if table:
+            return table
     citations = _schema_citations(jurisdiction.code)
     for length in range(len(path), 0, -1):
         if path[:length] in citations:
             return citations[path[:length]]
     return None
+
+
+def _cited_at(jurisdiction, keys: list[str]) -> str | None:
+    """The citation at `keys` in the data; a key missing from a cited value is looked up inside its value, where
+    a text is itself a citation (`dealing_procedures: {value: {hand: "N.J.A.C. 13:69F-40.8"}, ...}`)."""
+    node: Any = jurisdiction.data
+    for key in keys:
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, dict) and isinstance(node.get("value"), dict) and key in node["value"]:
+            node = node["value"][key]
+        else:
+            return None
+    if isinstance(node, str):
+        return node if any(ch.isdigit() for ch in node) else None
+    if isinstance(node, dict) and node.get("citation"):
+        return str(node["citation"])
+    return None
+
+
+def _written_out_table(path: tuple, jurisdiction, data: dict) -> str | None:
+    """A paytable written out in full is cited as the authorized table it matches."""
+    key = tuple(path)
+    if key not in PAYTABLES:
+        return None
+    choice = data.get(key[0], {}).get(key[1]) if isinstance(data.get(key[0]), dict) else None
+    if not isinstance(choice, dict):
+        return None
+    try:
+        from rulegen.jurisdiction import resolve_paytable
+
+        kind = key[0] if key[0] != "paytables" else key[1]
+        _table, _name, citation = resolve_paytable(jurisdiction, kind, choice)
+    except Exception:
+        return None
+    return citation
+
+
+def _under(citation: str, section_citation: str) -> bool:
+    """True when `citation` falls under `section_citation`: a prefix that ends where a part ends
+    ("40.1" covers "40.1(a)" but not "40.11"; "Chapter 1" covers "Chapter 1 §A" but not "Chapter 12")."""
+    if not section_citation or not citation.startswith(section_citation):
+        return False
+    rest = citation[len(section_citation):]
+    return not rest or not (rest[0].isalnum() or rest[0] in ".-:")
+
+
+def _place(node: tuple, jurisdiction, data: dict | None = None) -> tuple[str, str, str | None]:
+    """(section id, section title, citation) for an offering field."""
+    data = data or {}
+    head = str(node[0])
+    citation = _field_citation(node, jurisdiction, data) if head not in OWN_SECTIONS else None
+    if head in OWN_SECTIONS:
+        key, title = OWN_SECTIONS[head]
+        return key, title, None
+    sections = _data_sections(jurisdiction)
+    if citation:
+        best = None
+        for section in sections:
+            section_citation = str(section.get("citation") or "")
+            if _under(citation, section_citation) and (best is None or len(section_citation) > len(best[1])):
+                best = (section, section_citation)
+        if best is not None:
+            section = best[0]
+            return str(section.get("id") or section.get("key")), str(section.get("title") or ""), citation
+    path = ".".join(str(p) for p in node)
+    for prefix, words in sorted(TOPIC_WORDS.items(), key=lambda item: -len(item[0])):
+        if path == prefix or path.startswith(prefix + "."):
+            for word in words:
+                for section in sections:
+                    if word in str(section.get("title") or "").lower():
+                        return (str(section.get("id") or section.get("key")), str(section.get("title")),
+                                citation or section.get("citation"))
+            break
+    for key, title, prefixes in SECTIONS:
+        if head in prefixes:
+            return key, title, citation
+    return "submission", "Submission", citation
 
 
 @cache

@@ -1,0 +1,228 @@
+"""`rulegen diff`: each change between two revisions named in a regulator's words, grouped by the section of the
+rules document it touches, with its citation; offering files or built filings; the changes section for the
+rules document."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+from typer.testing import CliRunner
+
+from rulegen.cli import app
+from rulegen.filing import changes_section, diff_offerings
+from rulegen.offering import load_offering, parse_offering
+from rulegen.resources import jurisdictions_dir, samples_dir
+
+MD = "MLGCA Criss Cross Poker Standard Rules, "
+
+BASE = """\
+schema_version: 1
+offering:
+  id: diff-md
+  jurisdiction: MD
+  operator:
+    name: Diff Test Casino
+  version: 2
+  effective_date: 2027-01-15
+table:
+  positions: 6
+  payout_odds_display: sign
+  payout_limit_display: sign
+cards:
+  decks: 2
+  back_colours: [red, blue]
+  shuffling: automated-counting
+  dealing: manual-shoe
+  deck_change_hours: 8
+limits:
+  ante: {minimum: 5, maximum: 100}
+paytables:
+  criss_cross: standard
+  ante: standard
+five_card_bonus:
+  minimum: 1
+  maximum: 50
+  paytable: standard
+bonus_spin:
+  kind: progressive
+  wager: 5
+  paytable: D
+  community_pay: A
+  trigger: pair_in_hole_cards
+  top_prize:
+    kind: progressive
+    initial: 5000
+    reset: 5000
+    rate_of_progression_percent: 2.5
+payout_limit:
+  amount: 50000
+signoff:
+  - {role: prepared, name: A Preparer, title: Compliance Analyst, date: 2026-11-02}
+  - {role: reviewed, name: B Reviewer, title: Director of Table Games, date: 2026-11-05}
+  - {role: approved, name: C Approver, title: "Vice President, Compliance", date: 2026-11-09}
+"""
+
+needs_md = pytest.mark.skipif(not (jurisdictions_dir() / "md.yaml").is_file(), reason="Maryland data not shipped")
+
+
+def offering(text: str, name: str = "offering.yaml"):
+    return parse_offering(text.encode(), name)
+
+
+def edited(text: str, changes: dict) -> str:
+    """`text` with {dotted path: value} applied (None deletes), written back as YAML."""
+    yaml = YAML(typ="rt")
+    data = yaml.load(text)
+    for path, value in changes.items():
+        keys = path.split(".")
+        node = data
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        if value is None:
+            del node[keys[-1]]
+        else:
+            node[keys[-1]] = value
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+def texts(changes) -> list[str]:
+    return [c.text for c in changes]
+
+
+def test_no_change_between_identical_revisions():
+    assert diff_offerings(offering(BASE), offering(BASE)) == []
+
+
+@needs_md
+def test_each_change_is_named_in_a_regulators_words_with_its_citation():
+    new = edited(BASE, {"offering.version": 3, "five_card_bonus.maximum": 100, "limits.ante.minimum": 10,
+                        "cards.deck_change_hours": 4, "cards.dealing": "hand", "table.payout_odds_display": "layout",
+                        "bonus_spin.paytable": "C", "payout_limit.amount": 75000})
+    changes = diff_offerings(offering(BASE), offering(new))
+    by_field = {c.field: c for c in changes}
+    assert by_field["five_card_bonus.maximum"].text == "Five Card Bonus maximum: $50 → $100"
+    assert by_field["limits.ante.minimum"].text == "Ante minimum: $5 → $10"
+    assert by_field["cards.deck_change_hours"].text == "Deck change interval: 8 hours → 4 hours"
+    assert by_field["offering.version"].text == "Submission revision: 2 → 3"
+    assert by_field["payout_limit.amount"].text.endswith("$50,000 → $75,000")
+    assert by_field["table.payout_odds_display"].text == \
+        "Payout odds shown: on a sign at each table → inscribed on the layout"
+    assert by_field["bonus_spin.paytable"].text.startswith("Bonus Spin paytable: D → C")
+    assert len(changes) == 8
+    for change in changes:
+        if change.section not in ("submission", "signoff"):
+            assert change.citation and change.citation.startswith(MD), change
+    assert by_field["cards.dealing"].citation.startswith(MD + "Chapter 9")
+    assert by_field["cards.dealing"].section == "Chapter 9"
+    assert by_field["table.payout_odds_display"].section == "Chapter 2"
+    # grouped: every section's changes together, sections in the rules document's order
+    sections = [c.section for c in changes]
+    assert sections == sorted(sections, key=sections.index)
+    assert sections[0] == "submission"
+
+
+@needs_md
+def test_paytables_wagers_and_signoffs():
+    written_out = {"royal_flush": 1000, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 12, "flush": 8,
+                   "straight": 5, "three_of_a_kind": 3, "two_pair": 2, "pair_jacks_or_better": 1,
+                   "pair_sixes_through_tens": "push"}
+    new = edited(BASE, {"paytables.criss_cross": written_out, "bonus_spin": None, "signoff": [
+        {"role": "prepared", "name": "D Newcomer", "title": "Compliance Analyst", "date": "2027-01-02"}]})
+    changes = diff_offerings(offering(BASE), offering(new))
+    got = texts(changes)
+    assert "Criss Cross paytable, royal flush: 500 to 1 → 1,000 to 1" in got
+    assert any(t.startswith("Bonus Spin: no longer offered") for t in got)
+    assert any(t.startswith("Prepared by: A Preparer, Compliance Analyst (2026-11-02) → D Newcomer") for t in got)
+    assert any(t.startswith("Reviewed by: B Reviewer") and t.endswith("→ none") for t in got)
+    back = diff_offerings(offering(new), offering(BASE))
+    assert any(t.startswith("Bonus Spin: now offered") for t in texts(back))
+
+
+def test_fields_added_and_removed():
+    new = edited(BASE, {"offering.operator.licence": "Licence 77", "five_card_bonus": None})
+    got = texts(diff_offerings(offering(BASE), offering(new)))
+    assert "Licence: Licence 77 (new)" in got
+    assert any(t.startswith("Five Card Bonus: no longer offered (was minimum $1, maximum $50") for t in got)
+
+
+def test_changes_section_for_the_rules_document():
+    new = edited(BASE, {"offering.version": 3, "five_card_bonus.maximum": 100, "offering.effective_date": "2027-06-01"})
+    section = changes_section(offering(BASE), offering(new))
+    assert section["title"] == "Changes from revision 2"
+    assert section["from_revision"] == 2 and section["to_revision"] == 3
+    assert section["count"] == 1  # the revision and date are the heading, not changes
+    [group] = section["groups"]
+    assert group["changes"][0]["text"] == "Five Card Bonus maximum: $50 → $100"
+    json.dumps(section)  # plain data for the template
+    unchanged = changes_section(offering(BASE), offering(edited(BASE, {"offering.version": 3})))
+    assert unchanged["count"] == 0 and unchanged["groups"] == [] and "No change" in unchanged["summary"]
+
+
+def test_command_text_and_json(tmp_path):
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_text(BASE)
+    new.write_text(edited(BASE, {"five_card_bonus.maximum": 100}))
+    runner = CliRunner()
+    result = runner.invoke(app, ["diff", str(old), str(new)])
+    assert result.exit_code == 0, result.output
+    assert "Five Card Bonus maximum: $50 → $100" in result.stdout
+    result = runner.invoke(app, ["diff", str(old), str(new), "--format", "json"])
+    assert result.exit_code == 0
+    payload = json.loads(result.stdout)
+    assert payload["count"] == 1
+    assert payload["sections"][0]["changes"][0]["field"] == "five_card_bonus.maximum"
+    result = runner.invoke(app, ["diff", str(old), str(tmp_path / "missing.yaml")])
+    assert result.exit_code == 2 and "no such file" in result.stderr
+
+
+def test_diff_reads_the_offering_inside_a_filing(tmp_path):
+    """A built filing's rules.pdf is read for its attached offering (checked against its manifest)."""
+    from weasyprint import HTML
+
+    from rulegen.filing import build_manifest, pdf_attachments
+
+    (tmp_path / "offering.yaml").write_text(BASE)
+    old = load_offering(tmp_path / "offering.yaml")
+    manifest = build_manifest(offering=old, jurisdiction_code="MD", outputs={}, options={"final": False},
+                              findings=[], signoffs=None)
+    pdf = HTML(string="<title>x</title><p>rules</p>").write_pdf(attachments=pdf_attachments(old, manifest))
+    (tmp_path / "rules.pdf").write_bytes(pdf)
+    (tmp_path / "new.yaml").write_text(edited(BASE, {"five_card_bonus.maximum": 100}))
+    result = CliRunner().invoke(app, ["diff", str(tmp_path / "rules.pdf"), str(tmp_path / "new.yaml")])
+    assert result.exit_code == 0, result.output
+    assert "Five Card Bonus maximum: $50 → $100" in result.stdout
+    other = parse_offering((tmp_path / "new.yaml").read_bytes(), "offering.yaml", tmp_path / "offering.yaml")
+    mismatched = HTML(string="<title>x</title><p>rules</p>").write_pdf(attachments=pdf_attachments(other, manifest))
+    (tmp_path / "mismatched.pdf").write_bytes(mismatched)
+    result = CliRunner().invoke(app, ["diff", str(tmp_path / "mismatched.pdf"), str(tmp_path / "new.yaml")])
+    assert result.exit_code == 2 and "does not match its manifest" in result.stderr
+
+
+def _samples() -> list[Path]:
+    folder = samples_dir()
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+@pytest.mark.skipif(not _samples(), reason="no bundled samples yet")
+@pytest.mark.parametrize("sample", _samples(), ids=lambda p: p.name)
+def test_each_bundled_sample_against_an_edited_copy(sample):
+    """Every edit made to a bundled sample shows up as one named change."""
+    text = sample.read_text(encoding="utf-8")
+    data = load_offering(sample).data
+    edits = {"offering.version": int(data["offering"]["version"]) + 1, "limits.ante.maximum": 999,
+             "table.positions": 5}
+    if "five_card_bonus" in data:
+        edits["five_card_bonus.maximum"] = 77
+    changes = diff_offerings(offering(text), offering(edited(text, edits)))
+    fields = {c.field for c in changes}
+    assert fields == set(edits), texts(changes)
+    by_field = {c.field: c for c in changes}
+    assert by_field["limits.ante.maximum"].text.endswith("→ $999")
+    assert by_field["table.positions"].text.endswith("→ 5")
+    assert by_field["table.positions"].citation
