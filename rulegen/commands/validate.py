@@ -1,0 +1,88 @@
+"""`rulegen validate FILE|DIR...`: every finding of every offering, and a summary line."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rulegen.errors import ExitCode
+
+
+def offering_files(arguments: list[Path]) -> list[tuple[Path, str]]:
+    """The files to check: each FILE as given, and every *.yaml / *.yml under each DIR (sorted; links to
+    folders are not followed, so a loop cannot trap the walk)."""
+    found: list[tuple[Path, str]] = []
+    for argument in arguments:
+        if argument.is_dir():
+            for root, dirs, files in os.walk(argument, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(files):
+                    if name.endswith((".yaml", ".yml")) and not name.startswith("."):
+                        path = Path(root) / name
+                        found.append((path, str(path)))
+        else:
+            found.append((argument, str(argument)))
+    return found
+
+
+def summarise(reports) -> dict:
+    levels = {"error": 0, "warning": 0, "note": 0}
+    for report in reports:
+        for finding in report.findings:
+            levels[finding.level] += 1
+    return {
+        "files": len(reports),
+        "valid": sum(1 for r in reports if r.status == ExitCode.OK),
+        "invalid": sum(1 for r in reports if r.status == ExitCode.INVALID),
+        "unusable": sum(1 for r in reports if r.status == ExitCode.UNUSABLE),
+        "errors": levels["error"],
+        "warnings": levels["warning"],
+        "notes": levels["note"],
+        "status": max((r.status for r in reports), default=0),
+    }
+
+
+def summary_line(summary: dict) -> str:
+    def plural(n, word):
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
+    return (f"{plural(summary['files'], 'file')} checked: {summary['valid']} valid, {summary['invalid']} with errors, "
+            f"{summary['unusable']} unusable; {plural(summary['errors'], 'error')}, "
+            f"{plural(summary['warnings'], 'warning')}, {plural(summary['notes'], 'note')}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("validate")
+    def validate(
+        paths: Annotated[list[Path], typer.Argument(help="Offering files, or folders to search for *.yaml / *.yml.",
+                                                     show_default=False)],
+        format: Annotated[str, typer.Option("--format", help="text (compiler-style lines) or json.")] = "text",
+    ) -> None:
+        """Check offerings against the offering format and their jurisdiction's rules; print every finding."""
+        from rulegen.validate import validate_file
+
+        if format not in ("text", "json"):
+            typer.echo(f"rulegen: error: --format is {format!r}; it is text or json", err=True)
+            raise typer.Exit(code=int(ExitCode.UNUSABLE))
+        files = offering_files(paths)
+        if not files:
+            typer.echo("rulegen: error: no *.yaml or *.yml offering files found under "
+                       + ", ".join(str(p) for p in paths), err=True)
+            raise typer.Exit(code=int(ExitCode.UNUSABLE))
+        reports = []
+        for path, display in files:
+            report = validate_file(path, display)
+            reports.append(report)
+            if format == "text":
+                for finding in report.findings:
+                    typer.echo(finding.format())
+        summary = summarise(reports)
+        if format == "json":
+            typer.echo(json.dumps({"files": [r.to_json() for r in reports], "summary": summary}, indent=2))
+        else:
+            typer.echo(summary_line(summary))
+        raise typer.Exit(code=int(summary["status"]))

@@ -1,0 +1,61 @@
+"""Benchmark: `rulegen validate` over 500 offerings in one folder (a regulator's batch), and the slowest
+answer over the hostile corpus. Run: .venv/bin/python tests/benchmarks/bench_validate.py"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE.parent / "data"
+
+
+def rulegen() -> list[str]:
+    exe = Path(sys.executable).parent / "rulegen"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "rulegen"]
+
+
+def batch(count: int = 500) -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="rulegen-bench-"))
+    sources = sorted(DATA.glob("correct_*.yaml"))
+    for index in range(count):
+        source = sources[index % len(sources)]
+        text = source.read_text().replace("id: test-", f"id: t{index:04d}-")
+        (folder / f"offering-{index:04d}.yaml").write_text(text)
+    return folder
+
+
+def timed(command: list[str], env=None) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    folder = batch()
+    env = dict(os.environ)
+    try:
+        cold_cache = tempfile.mkdtemp(prefix="rulegen-cache-")
+        cold = timed(rulegen() + ["validate", str(folder)], {**env, "RULEGEN_CACHE_DIR": cold_cache})
+        runs = [timed(rulegen() + ["validate", str(folder)], {**env, "RULEGEN_CACHE_DIR": cold_cache})
+                for _ in range(5)]
+        print(f"cores: {os.cpu_count()}")
+        print(f"validate 500 offerings, cold math cache: {cold:.2f} s")
+        print(f"validate 500 offerings, warm cache, median of 5: {statistics.median(runs):.2f} s "
+              f"(min {min(runs):.2f}, max {max(runs):.2f})")
+        slowest = max(((timed(rulegen() + ["validate", str(path)], {**env, "RULEGEN_CACHE_DIR": cold_cache}), path.name)
+                       for path in sorted((DATA / "hostile").glob("*.yaml"))))
+        print(f"hostile corpus, slowest single answer (whole process): {slowest[0]:.2f} s ({slowest[1]})")
+        shutil.rmtree(cold_cache, ignore_errors=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""Broken and hostile offerings: each gets its exact verdict, one clear message, and never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulegen.cli import app
+
+HOSTILE = Path(__file__).parent / "data" / "hostile"
+
+# file -> (exit status, words the first error or warning must carry)
+VERDICTS = {
+    "syntax_error.yaml": (2, "YAML syntax error"),
+    "empty.yaml": (2, "empty"),
+    "only_comments.yaml": (2, "holds no data"),
+    "not_utf8.yaml": (2, "not UTF-8"),
+    "bom_utf8.yaml": (0, ""),
+    "bom_utf16.yaml": (2, "UTF-16"),
+    "list_top.yaml": (2, "top level is a list"),
+    "scalar_top.yaml": (2, "top level is a single value"),
+    "duplicate_keys.yaml": (1, "duplicate key 'positions'"),
+    "alias_bomb.yaml": (2, "anchors"),
+    "reused_anchor.yaml": (2, "anchors"),
+    "nesting_deep.yaml": (2, "nested more than 32"),
+    "nesting_block_deep.yaml": (2, "nested more than 32"),
+    "number_huge.yaml": (1, "limits.ante.maximum"),
+    "number_nan.yaml": (1, "finite"),
+    "number_infinite.yaml": (1, "finite"),
+    "number_negative_zero.yaml": (1, "limits.ante.minimum"),
+    "string_200000.yaml": (2, "200,000 characters"),
+    "markup_in_names.yaml": (0, "printed exactly as written"),
+    "logo_outside.yaml": (1, "outside the offering file's folder"),
+    "logo_absolute.yaml": (1, "not absolute"),
+    "logo_url.yaml": (1, "not a URL"),
+    "logo_file_url.yaml": (1, "not a URL"),
+    "logo_not_image.yaml": (1, "not a PNG image"),
+    "control_characters.yaml": (2, "special characters"),
+    "nul_bytes.yaml": (2, "special characters"),
+    "python_tag.yaml": (2, "!!python/object/apply:os.system"),
+    "two_documents.yaml": (2, "more than one YAML document"),
+    "wrong_types.yaml": (1, "table.positions is 'six'"),
+}
+
+
+def test_the_corpus_and_the_verdicts_match():
+    assert {p.name for p in HOSTILE.glob("*.yaml")} == set(VERDICTS)
+
+
+@pytest.mark.parametrize("name", sorted(VERDICTS))
+def test_verdict(name):
+    status, words = VERDICTS[name]
+    result = CliRunner().invoke(app, ["validate", str(HOSTILE / name), "--format", "json"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == status, result.stdout
+    document = json.loads(result.stdout)
+    findings = document["files"][0]["findings"]
+    if status:
+        assert findings and findings[0]["line"] >= 1 and findings[0]["column"] >= 1
+    if words:
+        assert any(words in f["message"] for f in findings), findings
+    assert "Traceback" not in result.stdout
+
+
+def test_logo_symlink_out_of_the_folder_is_refused(tmp_path):
+    folder = tmp_path / "offering"
+    folder.mkdir()
+    shutil.copy(HOSTILE.parent / "correct_pa.yaml", folder / "pa.yaml")
+    text = (folder / "pa.yaml").read_text().replace(
+        "    licence: Certificate holder 1234\n", "    licence: Certificate holder 1234\n    logo: logo.png\n")
+    (folder / "pa.yaml").write_text(text)
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 32)
+    os.symlink(secret, folder / "logo.png")
+    result = CliRunner().invoke(app, ["validate", str(folder / "pa.yaml")])
+    assert result.exit_code == 1
+    assert "outside the offering file's folder" in result.stdout
+
+
+def test_a_folder_with_hostile_files_among_valid_ones_reports_each_and_goes_on(tmp_path):
+    for name in VERDICTS:
+        shutil.copy(HOSTILE / name, tmp_path / name)
+    shutil.copy(HOSTILE / "not-an-image.png", tmp_path)
+    for code in ("md", "nj", "pa", "house"):
+        shutil.copy(HOSTILE.parent / f"correct_{code}.yaml", tmp_path / f"correct_{code}.yaml")
+    result = CliRunner().invoke(app, ["validate", str(tmp_path), "--format", "json"])
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    statuses = {Path(f["path"]).name: f["status"] for f in document["files"]}
+    assert len(statuses) == len(VERDICTS) + 4
+    for name, (status, _words) in VERDICTS.items():
+        assert statuses[name] == status, name
+    for code in ("md", "nj", "pa", "house"):
+        assert statuses[f"correct_{code}.yaml"] == 0
+
+
+@pytest.mark.parametrize("name", ["alias_bomb.yaml", "not_utf8.yaml", "syntax_error.yaml"])
+def test_a_real_process_prints_no_traceback(name):
+    exe = Path(sys.executable).parent / "rulegen"
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "rulegen"]
+    # The timeout only catches a hang; how fast each answer comes is measured by the benchmark.
+    result = subprocess.run(command + ["validate", str(HOSTILE / name)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == VERDICTS[name][0]
+    assert "Traceback" not in result.stdout + result.stderr
+    assert result.stdout.startswith(str(HOSTILE / name) + ":")

@@ -1,0 +1,108 @@
+"""Properties: no input makes validation crash, print a traceback or exit other than 0, 1 or 2; any mutation
+of a valid offering either validates or yields findings that point into the file."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+from ruamel.yaml import YAML
+from typer.testing import CliRunner
+
+from rulegen.cli import app
+from rulegen.offering import OfferingLoadError, parse_offering
+from rulegen.validate import validate_file
+
+DATA = Path(__file__).parent / "data"
+BASES = ("md", "nj", "pa", "house")
+PROFILE = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-10**6, max_value=10**9),
+    st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-10**6, max_value=10**6),
+    st.text(max_size=40), st.sampled_from(["push", "standard", "A", "3", "hand", "sign", "2027-13-45", "<b>x</b>"]),
+)
+values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                        st.dictionaries(st.text(max_size=12), inner, max_size=3)),
+                      max_leaves=6)
+
+
+def _nodes(node, trail=()):
+    yield trail
+    if isinstance(node, dict):
+        for key, child in node.items():
+            yield from _nodes(child, trail + (key,))
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from _nodes(child, trail + (index,))
+
+
+def _plain(value):
+    if isinstance(value, Decimal):
+        return float(value) if value != value.to_integral_value() else int(value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+@st.composite
+def mutated_offerings(draw):
+    yaml = YAML(typ="rt")
+    base = draw(st.sampled_from(BASES))
+    data = yaml.load((DATA / f"correct_{base}.yaml").read_text())
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        nodes = [n for n in _nodes(data) if n]
+        node = draw(st.sampled_from(nodes))
+        parent = data
+        for key in node[:-1]:
+            parent = parent[key]
+        action = draw(st.sampled_from(["replace", "delete", "add"]))
+        if action == "delete":
+            del parent[node[-1]]
+        elif action == "add" and isinstance(parent, dict):
+            parent[draw(st.text(min_size=1, max_size=12))] = _plain(draw(values))
+        else:
+            parent[node[-1]] = _plain(draw(values))
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+@PROFILE
+@given(text=mutated_offerings())
+def test_any_mutation_validates_or_yields_findings_in_the_file(tmp_path, text):
+    path = tmp_path / "offering.yaml"
+    path.write_text(text)
+    report = validate_file(path)
+    assert report.status in (0, 1, 2)
+    lines = text.count("\n") + 1
+    for finding in report.findings:
+        assert 1 <= finding.line <= lines and finding.column >= 1, finding.format()
+    if report.status == 0:
+        assert not [f for f in report.findings if f.level == "error"]
+    else:
+        assert [f for f in report.findings if f.level == "error"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(source=st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)))
+def test_no_bytes_crash_the_loader(source):
+    try:
+        parse_offering(source, "x.yaml")
+    except OfferingLoadError as exc:
+        assert exc.exit_code in (1, 2) and exc.findings
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(source=st.binary(max_size=200))
+def test_no_bytes_make_the_command_exit_other_than_0_1_2(tmp_path, source):
+    path = tmp_path / "x.yaml"
+    path.write_bytes(source)
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code in (0, 1, 2)
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.stdout
