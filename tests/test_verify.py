@@ -22,6 +22,7 @@ from rulegen.filing import (
     build_manifest,
     manifest_bytes,
     pdf_attachments,
+    reproducible_clock,
     sign_pdf,
     signer_name,
     verify_filing,
@@ -145,7 +146,8 @@ def render(offering, manifest) -> bytes:
             "<meta name='dcterms.created' content='2027-03-01'><meta name='dcterms.modified' content='2027-03-01'>"
             "</head><body><h1>Criss Cross Poker</h1><p>Rules of the game, with the offering and manifest attached."
             "</p></body></html>")
-    return HTML(string=html).write_pdf(attachments=pdf_attachments(offering, manifest), pdf_variant="pdf/a-3u")
+    with reproducible_clock(manifest):
+        return HTML(string=html).write_pdf(attachments=pdf_attachments(offering, manifest), pdf_variant="pdf/a-3u")
 
 
 def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering: str = "") -> Path:

@@ -13,7 +13,9 @@ from rulegen.filing.manifest import (
     canonical_json,
     manifest_bytes,
     pdf_attachments,
+    reproducible_clock,
     software_versions,
+    source_date_epoch,
 )
 from rulegen.filing.signing import PASSPHRASE_ENV, passphrase_from_env, sign_pdf, signer_name
 from rulegen.filing.verify import Check, VerifyReport, verify_filing
@@ -33,8 +35,10 @@ __all__ = [
     "offering_from_path",
     "passphrase_from_env",
     "pdf_attachments",
+    "reproducible_clock",
     "sign_pdf",
     "signer_name",
     "software_versions",
+    "source_date_epoch",
     "verify_filing",
 ]

@@ -10,10 +10,13 @@ the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import io
 import json
+import os
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path, PurePath
 from typing import Any
@@ -77,7 +80,9 @@ def offering_file_name(offering) -> str:
 
 def logo_of(offering) -> tuple[str, bytes] | None:
     """(name, bytes) of the offering's logo, or None. The validator has already kept it inside the folder."""
-    logo = ((offering.data.get("offering") or {}) if isinstance(offering.data, dict) else {}).get("logo")
+    head = (offering.data.get("offering") or {}) if isinstance(offering.data, dict) else {}
+    operator = head.get("operator") if isinstance(head.get("operator"), dict) else {}
+    logo = operator.get("logo")
     if not logo or not isinstance(logo, str):
         return None
     folder = getattr(offering, "folder", None)
@@ -211,6 +216,27 @@ def attachment_time(manifest: dict) -> _dt.datetime:
     except ValueError:
         day = _dt.date(2000, 1, 1)
     return _dt.datetime(day.year, day.month, day.day, tzinfo=_dt.timezone.utc)
+
+
+def source_date_epoch(manifest: dict) -> int:
+    """The build's clock for every library that reads SOURCE_DATE_EPOCH (fontTools stamps each subset font's
+    `head` table with it): the offering's effective date, so a rendering is the same bytes on every run."""
+    return int(attachment_time(manifest).timestamp())
+
+
+@contextlib.contextmanager
+def reproducible_clock(manifest: dict) -> Iterator[int]:
+    """Inside: SOURCE_DATE_EPOCH is the effective date; outside, as it was. Render rules.pdf within it."""
+    saved = os.environ.get("SOURCE_DATE_EPOCH")
+    epoch = source_date_epoch(manifest)
+    os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
+    try:
+        yield epoch
+    finally:
+        if saved is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
 
 
 def pdf_attachments(offering, manifest: dict, manifest_data: bytes | None = None,
