@@ -150,8 +150,9 @@ def render(offering, manifest) -> bytes:
         return HTML(string=html).write_pdf(attachments=pdf_attachments(offering, manifest), pdf_variant="pdf/a-3u")
 
 
-def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering: str = "") -> Path:
-    """A build folder: offering.yaml, the outputs, manifest.json and rules.pdf (signed when `pki` is given)."""
+def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering: str = "", edit=None) -> Path:
+    """A build folder: offering.yaml, the outputs, manifest.json and rules.pdf (signed when `pki` is given);
+    `edit(manifest)` changes the manifest before it is rendered in, to make filings a real build would not."""
     from rulegen.validate import validate_offering
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -163,6 +164,8 @@ def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering:
         signoffs.append({"role": "signature", "name": signer_name(pki["signer"], PASSPHRASE)})
     manifest = build_manifest(offering=offering, jurisdiction_code="PA", outputs=dict(OUTPUTS),
                               options={"final": final, "sign": pki is not None}, findings=findings, signoffs=signoffs)
+    if edit is not None:
+        edit(manifest)
     pdf = render(offering, manifest)
     if pki is not None:
         pdf = sign_pdf(pdf, pki["signer"], PASSPHRASE)
@@ -434,3 +437,49 @@ def test_command_exit_2_for_unusable_input(tmp_path, signed_filing):
     assert result.exit_code == 2 and "not a PDF" in result.stderr
     result = runner.invoke(app, ["verify", str(signed_filing), "--trust", str(tmp_path / "notes.txt")])
     assert result.exit_code == 2 and "--trust" in result.stderr
+
+
+def test_rules_that_moved_since_the_build_warn_and_fail_only_with_strict(pki, tmp_path):
+    def older_data(manifest):
+        manifest["data"]["files"]["schemas/pa.schema.json"] = "0" * 64
+        manifest["data"]["files"]["jurisdictions/retired.yaml"] = "1" * 64
+
+    filing = build(tmp_path / "moved", pki, edit=older_data)
+    report = verify_filing(filing)
+    rules = next(c for c in report.checks if c.name == "rules")
+    assert rules.ok and rules.warning and "schemas/pa.schema.json" in rules.detail and "retired.yaml" in rules.detail
+    assert report.exit_code == 0
+    strict = verify_filing(filing, strict=True)
+    assert strict.exit_code == 1 and strict.verdict.startswith("FAILED (--strict)")
+    result = CliRunner().invoke(app, ["verify", str(filing), "--strict"])
+    assert result.exit_code == 1 and "warn" in result.stdout
+
+
+def test_findings_that_differ_under_the_same_rules_fail(pki, tmp_path):
+    def invented_finding(manifest):
+        manifest["findings"].append({"path": "offering.yaml", "line": 1, "column": 1, "level": "note",
+                                     "message": "a note this rulegen never gives", "citation": None, "field": None})
+
+    report = verify_filing(build(tmp_path / "invented", pki, edit=invented_finding))
+    assert report.exit_code == 1 and "differ" in failed(report)["rules"]
+
+
+def test_a_build_recording_errors_or_another_signer_fails(pki, tmp_path):
+    def with_error(manifest):
+        manifest["findings"].append({"path": "offering.yaml", "line": 1, "column": 1, "level": "error",
+                                     "message": "broken", "citation": None, "field": None})
+
+    report = verify_filing(build(tmp_path / "errors", pki, edit=with_error))
+    assert "error" in failed(report)["rules"]
+
+    def other_signer(manifest):
+        manifest["signoffs"][-1]["name"] = "Someone Else"
+
+    report = verify_filing(build(tmp_path / "other", pki, edit=other_signer))
+    assert report.exit_code == 1 and "Someone Else" in failed(report)["final"]
+
+
+def test_a_signed_draft_is_not_a_final_filing(pki, tmp_path):
+    report = verify_filing(build(tmp_path / "signed-draft", pki, final=False))
+    assert report.signed and not report.final and report.exit_code == 1
+    assert "draft" in failed(report)["final"]
