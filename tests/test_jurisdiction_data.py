@@ -391,6 +391,26 @@ def test_numbers_read_from_the_texts(data):
     assert house["house_limits"]["payout_cap"]["value"] == 3000
 
 
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_product_reads_what_each_sample_names(name):
+    """rulegen.jurisdiction finds, in the shipped data, every table a sample names."""
+    from rulegen.jurisdiction import bonus_spin_table, community_pay_table, load_jurisdiction
+    from rulegen.offering import load_offering
+
+    sample = load_offering(samples_dir() / name).data
+    jurisdiction = load_jurisdiction(SAMPLES[name])
+    assert jurisdiction.rule("positions") is not None
+    assert jurisdiction.cited("payout_limit", "rule") is not None
+    for kind in ("criss_cross", "ante"):
+        choice = sample["paytables"][kind]
+        assert not isinstance(choice, str) or jurisdiction.paytable(kind, choice) is not None
+    spin = sample.get("bonus_spin")
+    if spin:
+        assert bonus_spin_table(jurisdiction, spin) is not None
+        if spin.get("community_pay") is not None:
+            assert community_pay_table(jurisdiction, spin) is not None
+
+
 # --- the samples -----------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
