@@ -483,3 +483,30 @@ def test_a_signed_draft_is_not_a_final_filing(pki, tmp_path):
     report = verify_filing(build(tmp_path / "signed-draft", pki, final=False))
     assert report.signed and not report.final and report.exit_code == 1
     assert "draft" in failed(report)["final"]
+
+
+def test_rebuild_compares_a_fresh_rendering_with_the_signed_one(signed_filing, monkeypatch):
+    """The comparison itself, with this test's renderer standing in for the pipeline's."""
+    from rulegen.offering import parse_offering
+
+    def same_renderer(source, name, logo, manifest, *, signer):
+        offering = parse_offering(source, name, signed_filing.parent / name)
+        return render(offering, manifest)
+
+    monkeypatch.setattr("rulegen.filing.rebuild.render_unsigned_rules", same_renderer)
+    report = verify_filing(signed_filing, rebuild=True)
+    rebuild = next(c for c in report.checks if c.name == "rebuild")
+    assert rebuild.ok, rebuild.detail
+    assert report.exit_code == 0
+
+    def newer_renderer(source, name, logo, manifest, *, signer):
+        fresh = bytearray(same_renderer(source, name, logo, manifest, signer=signer))
+        fresh[len(fresh) // 2] ^= 0x01
+        return bytes(fresh)
+
+    monkeypatch.setattr("rulegen.filing.rebuild.render_unsigned_rules", newer_renderer)
+    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
+    report = verify_filing(signed_filing, rebuild=True)
+    assert report.exit_code == 1
+    detail = failed(report)["rebuild"]
+    assert "differs from the signed one from byte" in detail and "pango" in detail and "9.99.0" in detail

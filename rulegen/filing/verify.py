@@ -299,10 +299,12 @@ class _Verifier:
                                       " was not checked against a root: no --trust given")
         elif status.trusted:
             report.trusted = True
-            anchor = status.validation_path[0] if status.validation_path is not None else None
-            anchor_name = getattr(anchor, "name", None)
+            try:
+                anchor_name = status.validation_path.trust_anchor.authority.name.human_friendly
+            except Exception:
+                anchor_name = None
             report.add("trust", True, "the certificate chains to the --trust root "
-                       + (f"{anchor_name.human_friendly!r}" if anchor_name is not None else "given")
+                       + (repr(anchor_name) if anchor_name else "given")
                        + f" at the signing time ({_when(signing_time)}); offline, so no revocation check")
         else:
             report.trusted = False
