@@ -131,8 +131,14 @@ def _quiet_pyhanko():
             lg.propagate = propagate
 
 
+MAX_FILING_BYTES = 256 * 1024 * 1024  # far above any rules.pdf; a bound on what one check reads into memory
+
+
 def _read(path: Path) -> bytes:
     try:
+        if path.is_file() and path.stat().st_size > MAX_FILING_BYTES:
+            raise InputError(f"{path} is larger than {MAX_FILING_BYTES // (1024 * 1024)} MiB; it is not a filing "
+                             "rulegen built")
         return path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
