@@ -1,0 +1,145 @@
+"""The only way WeasyPrint reads anything: the product's own assets, and the offering's logo.
+
+Templates name resources with two URL schemes of our own, never a machine path (so rules.html and the
+PDFs come out the same on every machine):
+
+  rulegen-asset:fonts/DejaVuSans.ttf    a file under templates/assets/
+  rulegen-offering:logo.png             a PNG or SVG inside the offering's folder (after symlinks)
+
+Everything else (http, https, ftp, file, data, a path that climbs out, a symlink that points out, a logo
+that is not a PNG or SVG) raises `FatalURLFetchingError`, which aborts the rendering: a document that
+silently dropped a resource is worse than no document. WeasyPrint 70 requires a `URLFetcher` subclass.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote, unquote
+
+from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+
+ASSET_SCHEME = "rulegen-asset"
+OFFERING_SCHEME = "rulegen-offering"
+MAX_RESOURCE_BYTES = 8 << 20  # a logo or font larger than this is not one we mean to read
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ASSET_TYPES = {
+    ".ttf": "font/ttf",
+    ".otf": "font/otf",
+    ".css": "text/css",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+}
+
+
+class RefusedResource(FatalURLFetchingError):
+    """A resource the renderer will not read; the message says which and why."""
+
+    def __init__(self, url: str, reason: str):
+        super().__init__(f"refused to read {shorten(url)!r}: {reason}")
+        self.url = url
+        self.reason = reason
+
+
+def shorten(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def asset_url(relative: str) -> str:
+    return f"{ASSET_SCHEME}:{quote(relative)}"
+
+
+def offering_url(relative: str) -> str:
+    return f"{OFFERING_SCHEME}:{quote(relative)}"
+
+
+def image_type(data: bytes) -> str | None:
+    """image/png or image/svg+xml when the bytes are one, else None (the file's name is not trusted)."""
+    if data.startswith(PNG_MAGIC):
+        return "image/png"
+    head = data[:4096].lstrip(b"\xef\xbb\xbf").lstrip()
+    lowered = head.lower()
+    if lowered.startswith(b"<svg") or (lowered.startswith(b"<?xml") or lowered.startswith(b"<!--")) and b"<svg" in lowered:
+        return "image/svg+xml"
+    return None
+
+
+def inside(root: Path, relative: str, url: str) -> Path:
+    """`root/relative`, resolved through every symlink, refused unless it stays under `root`."""
+    if not relative:
+        raise RefusedResource(url, "it names no file")
+    pure = PurePosixPath(relative)
+    if pure.is_absolute() or "\\" in relative or (len(relative) > 1 and relative[1] == ":"):
+        raise RefusedResource(url, "an absolute path; resources are named relative to their folder")
+    if ".." in pure.parts:
+        raise RefusedResource(url, "the path climbs out of its folder with '..'")
+    real_root = root.resolve()
+    candidate = (real_root / pure).resolve()
+    if candidate != real_root and real_root not in candidate.parents:
+        raise RefusedResource(url, f"it resolves (after symlinks) to {candidate}, outside {real_root}")
+    if not candidate.is_file():
+        raise RefusedResource(url, "no such file" if not candidate.exists() else "not a regular file")
+    return candidate
+
+
+def read_limited(path: Path, url: str) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_RESOURCE_BYTES + 1)
+    except OSError as exc:
+        raise RefusedResource(url, f"it cannot be read: {exc.strerror or exc}") from None
+    if len(data) > MAX_RESOURCE_BYTES:
+        raise RefusedResource(url, f"larger than {MAX_RESOURCE_BYTES >> 20} MiB")
+    return data
+
+
+class SafeFetcher(URLFetcher):
+    """Reads `rulegen-asset:` from the assets folder and `rulegen-offering:` images from the offering's folder.
+
+    Every URL asked for is recorded in `fetched` (for tests and the build log); nothing touches the network.
+    """
+
+    def __init__(self, assets: Path, offering_folder: Path | None = None):
+        super().__init__(allowed_protocols=(ASSET_SCHEME, OFFERING_SCHEME), allow_redirects=False,
+                         fail_on_errors=True)
+        self.assets = Path(assets)
+        self.offering_folder = Path(offering_folder) if offering_folder is not None else None
+        self.fetched: list[str] = []
+
+    def fetch(self, url, headers=None):  # noqa: ARG002 - WeasyPrint's signature
+        url = str(url)
+        self.fetched.append(url)
+        scheme, sep, rest = url.partition(":")
+        scheme = scheme.lower()
+        if not sep:
+            raise RefusedResource(url, "not a URL the renderer knows")
+        if scheme == ASSET_SCHEME:
+            return self._asset(url, unquote(rest))
+        if scheme == OFFERING_SCHEME:
+            return self._offering(url, unquote(rest))
+        if scheme in ("http", "https", "ftp", "ftps", "ws", "wss"):
+            raise RefusedResource(url, "the renderer never reaches the network; give the logo as a PNG or SVG file "
+                                       "in the offering's folder")
+        if scheme == "file":
+            raise RefusedResource(url, "file: URLs are not read; give the logo as a path relative to the offering file")
+        raise RefusedResource(url, f"the {scheme}: scheme is not read by the renderer")
+
+    def _asset(self, url: str, relative: str) -> URLFetcherResponse:
+        path = inside(self.assets, relative, url)
+        kind = ASSET_TYPES.get(path.suffix.lower())
+        if kind is None:
+            raise RefusedResource(url, f"{path.suffix or 'no suffix'} is not an asset type the renderer reads")
+        return URLFetcherResponse(url, read_limited(path, url), {"Content-Type": kind})
+
+    def _offering(self, url: str, relative: str) -> URLFetcherResponse:
+        if self.offering_folder is None:
+            raise RefusedResource(url, "this document reads nothing from an offering's folder")
+        path = inside(self.offering_folder, relative, url)
+        data = read_limited(path, url)
+        kind = image_type(data)
+        if kind is None:
+            raise RefusedResource(url, "not a PNG or SVG image (its bytes are neither)")
+        declared = mimetypes.guess_type(path.name)[0]
+        if declared not in (None, kind):
+            raise RefusedResource(url, f"named like {declared} but its bytes are {kind}")
+        return URLFetcherResponse(url, data, {"Content-Type": kind})

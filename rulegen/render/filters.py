@@ -1,0 +1,215 @@
+"""Every way a template prints a value, in one place: money, odds, percentages, counts, dates, hands.
+
+Templates never format a number themselves; they call these filters. Money goes through Decimal and
+never through float; odds are "N to 1", never "N for 1".
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
+
+HAND_NAMES = {
+    "royal_flush": "Royal flush",
+    "straight_flush": "Straight flush",
+    "four_of_a_kind": "Four of a kind",
+    "full_house": "Full house",
+    "flush": "Flush",
+    "straight": "Straight",
+    "three_of_a_kind": "Three of a kind",
+    "two_pair": "Two pair",
+    "pair_jacks_or_better": "Pair of jacks or better",
+    "pair_sixes_through_tens": "Pair of 6s through 10s",
+    "pair_sixes_or_better": "Pair of 6s or better",
+    "pair": "Pair",
+    "pair_below_sixes": "Pair of 2s through 5s",
+    "high_card": "High card",
+    "nothing": "Less than a pair of 6s",
+}
+
+WAGER_NAMES = {
+    "ante_across": "Ante Across",
+    "ante_down": "Ante Down",
+    "across": "Across bet",
+    "down": "Down bet",
+    "middle": "Middle bet",
+    "five_card_bonus": "Five Card Bonus",
+    "six_card_bonus": "Six Card Bonus",
+    "bonus_spin": "Bonus Spin",
+    "bonus_spin_community": "Bonus Spin community pay",
+}
+
+TRIGGER_WORDS = {
+    "pair_in_hole_cards": "a pair in the player's two cards",
+    "suited_hole_cards": "the player's two cards being of one suit",
+    "pair_or_suited_hole_cards": "a pair in the player's two cards, or the two being of one suit",
+}
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+def to_decimal(value) -> Decimal:
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, bool):
+        raise TypeError("a truth value is not an amount")
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, Fraction):
+        return Decimal(value.numerator) / Decimal(value.denominator)
+    if isinstance(value, float):
+        return Decimal(repr(value))  # the shortest text that reads back as this float, not its binary expansion
+    return Decimal(str(value))
+
+
+def money(value, cents: bool | None = None) -> str:
+    """$1,234 for whole dollars, $5.50 otherwise (cents=True forces them, cents=False drops them)."""
+    if value is None:
+        return "—"
+    amount = to_decimal(value)
+    sign = "-" if amount < 0 else ""
+    amount = abs(amount)
+    whole = amount == amount.to_integral_value()
+    if cents is None:
+        cents = not whole
+    if cents:
+        text = f"{amount.quantize(Decimal('0.01'), rounding=ROUND_HALF_EVEN):,.2f}"
+    else:
+        text = f"{amount.quantize(Decimal('1'), rounding=ROUND_HALF_EVEN):,.0f}"
+    return f"{sign}${text}"
+
+
+def signed_money(value) -> str:
+    amount = to_decimal(value)
+    if amount > 0:
+        return "+" + money(amount)
+    if amount == 0:
+        return money(amount)
+    return "−" + money(-amount)  # a true minus sign
+
+
+def odds(value) -> str:
+    """A paytable entry: 500 → "500 to 1"; push → "Push"; None or lose → "Loses"."""
+    if value is None:
+        return "Loses"
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word == "push":
+            return "Push"
+        if word in ("lose", "loses", "loss"):
+            return "Loses"
+        return value
+    amount = to_decimal(value)
+    if amount < 0:
+        return "Loses"
+    if amount == 0:
+        return "Push"
+    text = f"{amount.normalize():,f}" if amount != amount.to_integral_value() else f"{int(amount):,}"
+    return f"{text} to 1"
+
+
+def percent(value, places: int = 4) -> str:
+    """A fraction as a percentage: 0.034525 → "3.4525%"."""
+    if value is None:
+        return "—"
+    amount = to_decimal(value) * 100
+    return f"{amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN):,.{places}f}%"
+
+
+def number(value, places: int = 4) -> str:
+    if value is None:
+        return "—"
+    amount = to_decimal(value)
+    return f"{amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN):,.{places}f}"
+
+
+def count(value) -> str:
+    """A whole count with thousands separators: 2598960 → "2,598,960"."""
+    if value is None:
+        return "—"
+    return f"{int(value):,}"
+
+
+def probability(value, places: int = 8) -> str:
+    """A probability as a decimal fraction, fixed places (small values stay readable)."""
+    if value is None:
+        return "—"
+    amount = to_decimal(value)
+    if amount != 0 and abs(amount) < Decimal("1e-6"):
+        return f"{float(amount):.3e}"
+    return f"{amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN):.{places}f}"
+
+
+def one_in(value) -> str:
+    """A probability as "1 in N": 0.0125 → "1 in 80.0"."""
+    if not value:
+        return "—"
+    amount = to_decimal(value)
+    if amount <= 0:
+        return "—"
+    ratio = Decimal(1) / amount
+    return f"1 in {ratio.quantize(Decimal('0.1'), rounding=ROUND_HALF_EVEN):,.1f}"
+
+
+def long_date(value) -> str:
+    """2027-01-15 → "January 15, 2027" (the text is printed as given when it is not a date)."""
+    if value is None or value == "":
+        return "—"
+    try:
+        day = value if isinstance(value, _dt.date) else _dt.date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return str(value)
+    return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
+
+
+def hand_name(key) -> str:
+    if key is None:
+        return "—"
+    return HAND_NAMES.get(str(key), str(key).replace("_", " ").capitalize())
+
+
+def wager_name(key) -> str:
+    if key is None:
+        return "—"
+    return WAGER_NAMES.get(str(key), str(key).replace("_", " ").capitalize())
+
+
+def trigger_words(key) -> str:
+    return TRIGGER_WORDS.get(str(key), str(key).replace("_", " "))
+
+
+def ordinal(n) -> str:
+    n = int(n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def times(value) -> str:
+    """A multiple of the ante: 3 → "3×"."""
+    return f"{value}×"
+
+
+def plural(n, word: str, words: str | None = None) -> str:
+    n_int = int(n)
+    return f"{n_int:,} {word if n_int == 1 else (words or word + 's')}"
+
+
+FILTERS = {
+    "money": money,
+    "signed_money": signed_money,
+    "odds": odds,
+    "percent": percent,
+    "number": number,
+    "count": count,
+    "probability": probability,
+    "one_in": one_in,
+    "long_date": long_date,
+    "hand_name": hand_name,
+    "ordinal": ordinal,
+    "wager_name": wager_name,
+    "trigger_words": trigger_words,
+    "times": times,
+    "plural": plural,
+}

@@ -1,0 +1,98 @@
+"""HTML → PDF bytes with WeasyPrint, the same bytes every time for the same input.
+
+What would otherwise vary: the document's dates (taken from the offering's effective date, given to
+WeasyPrint as dcterms.created/modified in the HTML head), the file identifier (derived from the HTML
+and the attachments' bytes), attachment dates (set by the caller). We never ask for PDF/X-4, which
+writes a random DocumentID. The same fetcher reads the HTML's resources and every stylesheet.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import logging
+import os
+from contextlib import contextmanager
+
+from rulegen.errors import OutputError, RulegenError
+from rulegen.render.fetcher import ASSET_SCHEME, RefusedResource, SafeFetcher
+
+ARCHIVAL_VARIANT = "pdf/a-3u"  # the archival choice that allows attachments (the offering, the manifest)
+
+
+class RenderError(RulegenError):
+    """The renderer refused or failed to read a resource, or WeasyPrint failed (exit 2)."""
+
+
+def epoch_of(day: str | None) -> int:
+    """Seconds since 1970 at midnight UTC of an ISO date; 0 when there is none."""
+    try:
+        date = _dt.date.fromisoformat(str(day)[:10])
+    except (TypeError, ValueError):
+        return 0
+    return int(_dt.datetime(date.year, date.month, date.day, tzinfo=_dt.timezone.utc).timestamp())
+
+
+def w3c_datetime(day: str | None) -> str:
+    """The metadata date of a document: its effective date at midnight UTC."""
+    moment = _dt.datetime.fromtimestamp(epoch_of(day), tz=_dt.timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@contextmanager
+def source_date_epoch(seconds: int):
+    """SOURCE_DATE_EPOCH for the duration of one rendering (read by libraries that honour it)."""
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = str(seconds)
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = previous
+
+
+class _WarningsToErrors(logging.Handler):
+    """WeasyPrint logs a resource it could not load and carries on; we want to know."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, identifier_seed: bytes = b"",
+               attachments: list | None = None, variant: str | None = ARCHIVAL_VARIANT) -> bytes:
+    """The PDF of `html`. Raises RenderError naming the resource when the fetcher refuses one."""
+    from weasyprint import HTML
+    from weasyprint.urls import FatalURLFetchingError
+
+    digest = hashlib.sha256(html.encode("utf-8"))
+    digest.update(identifier_seed)
+    identifier = digest.hexdigest()[:32].encode("ascii")
+    logger = logging.getLogger("weasyprint")
+    handler = _WarningsToErrors()
+    logger.addHandler(handler)
+    try:
+        with source_date_epoch(epoch_of(effective_date)):
+            document = HTML(string=html, base_url=f"{ASSET_SCHEME}:", url_fetcher=fetcher)
+            pdf = document.write_pdf(attachments=attachments or None, pdf_identifier=identifier,
+                                     pdf_variant=variant, uncompressed_pdf=False, optimize_images=False)
+    except RefusedResource as exc:
+        raise RenderError(str(exc)) from None
+    except FatalURLFetchingError as exc:
+        cause = exc.__cause__ or exc.__context__
+        raise RenderError(f"a resource could not be read: {cause or exc}") from None
+    except RulegenError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"rendering failed: {exc}") from None
+    finally:
+        logger.removeHandler(handler)
+    troubles = [m for m in handler.messages if "Failed to load" in m or "Error" in m or "refused" in m]
+    if troubles:
+        raise RenderError("WeasyPrint could not load every resource: " + "; ".join(troubles[:3]))
+    return pdf

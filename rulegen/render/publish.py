@@ -1,0 +1,137 @@
+"""Publishing outputs atomically: a reader sees the previous build or the new one, never half of one.
+
+A build folder is written in full into a temporary sibling (`.<id>.new-<pid>`), then swapped in: the old
+folder is renamed aside (`.<id>.old-<pid>`), the new one renamed into place, the old one removed. A rename
+cannot replace a non-empty folder, hence the three steps. A run killed part-way leaves only hidden
+siblings behind, which the next run removes before it starts. A single file is written to a temporary
+sibling and renamed over its target.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from rulegen.errors import OutputError
+
+_TEMPORARY = re.compile(r"^\.(?P<name>.+)\.(?:new|old)-\d+(?:-[A-Za-z0-9_]+)?$")
+
+
+def _describe(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def clean_stale(parent: Path, name: str) -> list[Path]:
+    """Remove the temporaries a killed run left beside `parent/name` (only ours, only for this name)."""
+    removed = []
+    if not parent.is_dir():
+        return removed
+    for entry in parent.iterdir():
+        match = _TEMPORARY.match(entry.name)
+        if match is None or match["name"] != name:
+            continue
+        pid = int(re.search(r"-(\d+)", entry.name[len(name) + 1:]).group(1))
+        if pid != os.getpid() and _alive(pid):
+            continue  # another build of the same id is running right now; leave its work alone
+        _remove(entry)
+        removed.append(entry)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def prepare_parent(parent: Path) -> None:
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"the output folder {parent} cannot be created: {_describe(exc)}") from None
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(f"the output folder {parent} is not writable")
+
+
+def publish_folder(target: Path, files: dict[str, bytes]) -> Path:
+    """Write `files` (name → bytes) as the folder `target`, replacing what was there only once all are written."""
+    target = Path(target)
+    parent, name = target.parent, target.name
+    prepare_parent(parent)
+    clean_stale(parent, name)
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"{target} exists and is not a folder; it was not replaced")
+    staging = parent / f".{name}.new-{os.getpid()}"
+    aside = parent / f".{name}.old-{os.getpid()}"
+    try:
+        _remove(staging)
+        staging.mkdir()
+        for file_name, data in files.items():
+            if "/" in file_name or file_name.startswith("."):
+                raise OutputError(f"refusing to write an output named {file_name!r}")
+            with open(staging / file_name, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        had_previous = target.exists()
+        if had_previous:
+            os.rename(target, aside)
+        try:
+            os.rename(staging, target)
+        except OSError:
+            if had_previous:
+                os.rename(aside, target)  # put the previous build back
+            raise
+        _remove(aside)
+    except OSError as exc:
+        _remove(staging)
+        raise OutputError(f"the build folder {target} cannot be written: {_describe(exc)}") from None
+    except BaseException:
+        _remove(staging)
+        raise
+    return target
+
+
+def publish_file(target: Path, data: bytes) -> Path:
+    """Write one file atomically: a temporary sibling, then a rename over `target`."""
+    target = Path(target)
+    parent = target.parent if str(target.parent) else Path(".")
+    prepare_parent(parent)
+    clean_stale(parent, target.name)
+    if target.is_dir():
+        raise OutputError(f"{target} is a folder; give a file name for the output")
+    handle = None
+    try:
+        handle = tempfile.NamedTemporaryFile(dir=parent, prefix=f".{target.name}.new-{os.getpid()}-", delete=False)
+        with handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(handle.name, 0o644)
+        os.replace(handle.name, target)
+    except OSError as exc:
+        if handle is not None:
+            _remove(Path(handle.name))
+        raise OutputError(f"{target} cannot be written: {_describe(exc)}") from None
+    except BaseException:
+        if handle is not None:
+            _remove(Path(handle.name))
+        raise
+    return target
