@@ -105,10 +105,18 @@ class SafeFetcher(URLFetcher):
         self.assets = Path(assets)
         self.offering_folder = Path(offering_folder) if offering_folder is not None else None
         self.fetched: list[str] = []
+        self.refused: list[RefusedResource] = []  # WeasyPrint swallows some errors (inside SVG): we do not
 
     def fetch(self, url, headers=None):  # noqa: ARG002 - WeasyPrint's signature
         url = str(url)
         self.fetched.append(url)
+        try:
+            return self._fetch(url)
+        except RefusedResource as refusal:
+            self.refused.append(refusal)
+            raise
+
+    def _fetch(self, url: str) -> URLFetcherResponse:
         scheme, sep, rest = url.partition(":")
         scheme = scheme.lower()
         if not sep:

@@ -73,6 +73,7 @@ def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, i
     digest = hashlib.sha256(html.encode("utf-8"))
     digest.update(identifier_seed)
     identifier = digest.hexdigest()[:32].encode("ascii")
+    fetcher.refused.clear()
     logger = logging.getLogger("weasyprint")
     handler = _WarningsToErrors()
     logger.addHandler(handler)
@@ -92,7 +93,9 @@ def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, i
         raise OutputError(f"rendering failed: {exc}") from None
     finally:
         logger.removeHandler(handler)
-    troubles = [m for m in handler.messages if "Failed to load" in m or "Error" in m or "refused" in m]
+    if fetcher.refused:
+        raise RenderError(str(fetcher.refused[0]))
+    troubles = [m for m in handler.messages if "Failed" in m or "Error" in m or "refused" in m]
     if troubles:
         raise RenderError("WeasyPrint could not load every resource: " + "; ".join(troubles[:3]))
     return pdf

@@ -1,0 +1,95 @@
+"""`rulegen build [FILE] [--out DIR] [--final] [--sign ID.p12] [--previous OLD.yaml]`: the whole submission."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rulegen.errors import ExitCode, RulegenError
+
+SIZES = ("letter", "tabloid", "a4", "a3")
+
+
+def _progress_display(enabled: bool):
+    """A rich progress bar on stderr (silent when stderr is not a terminal and RULEGEN_PROGRESS is unset)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True, force_terminal=None)
+    show = enabled and (console.is_terminal or os.environ.get("RULEGEN_PROGRESS"))
+    return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[step]}"),
+                    TimeElapsedColumn(), console=console, transient=True, disable=not show)
+
+
+def build_one(path: Path, display: str, options, progress) -> int:
+    from rulegen.render import pipeline
+
+    task = progress.add_task(f"build {display}", total=len(pipeline.STEPS), step="")
+
+    def advance(step: str) -> None:
+        progress.update(task, advance=1, step=step)
+
+    try:
+        result = pipeline.build(path, options, display=display, progress=advance)
+    except RulegenError as exc:
+        findings = getattr(exc, "findings", None)
+        progress.remove_task(task)
+        if findings:
+            for finding in findings:
+                typer.echo(finding.format())
+            if exc.exit_code == ExitCode.INVALID:
+                typer.echo(f"rulegen: error: {exc.message}", err=True)
+        else:
+            typer.echo(f"rulegen: error: {exc.message}", err=True)
+        return int(exc.exit_code)
+    progress.update(task, completed=len(pipeline.STEPS), step="done")
+    warnings = [f for f in result.findings if f.level == "warning"]
+    for finding in warnings:
+        typer.echo(finding.format(), err=True)
+    status = "DRAFT" if result.draft.draft else "final"
+    seconds = sum(result.timings.values())
+    typer.echo(f"{display}: built {result.folder}/ ({status}; {', '.join(sorted(result.files))}) in {seconds:.1f} s")
+    return int(ExitCode.OK)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("build")
+    def build(
+        file: Annotated[Path | None, typer.Argument(help="The offering file; without it, every bundled sample.",
+                                                    show_default=False)] = None,
+        out: Annotated[Path, typer.Option("--out", help="The folder that receives <id>/ for each build.")] = Path("build"),
+        final: Annotated[bool, typer.Option("--final", help="A final build: no DRAFT marks; needs every sign-off role.")] = False,
+        sign: Annotated[Path | None, typer.Option(
+            "--sign", help="Sign rules.pdf with this PKCS#12 identity (passphrase from RULEGEN_SIGN_PASSPHRASE).",
+            show_default=False)] = None,
+        previous: Annotated[Path | None, typer.Option(
+            "--previous", help="The previous revision's offering file: adds a \"changes from revision N\" section.",
+            show_default=False)] = None,
+        sign_size: Annotated[str, typer.Option("--sign-size", help="Table sign size: letter, tabloid, a4 or a3.")] = "letter",
+        print_proof: Annotated[bool, typer.Option("--print", help="Table sign as a printer's proof: bleed and crop marks.")] = False,
+    ) -> None:
+        """Validate, compute the math and render rules.pdf, rules.html, signage.pdf, math-appendix.pdf, manifest.json."""
+        from rulegen.render.pipeline import BuildOptions
+        from rulegen.resources import samples_dir
+
+        if sign_size not in SIZES:
+            typer.echo(f"rulegen: error: --sign-size is {sign_size!r}; it is one of {', '.join(SIZES)}", err=True)
+            raise typer.Exit(code=int(ExitCode.UNUSABLE))
+        if file is not None:
+            files = [(file, str(file))]
+        else:
+            files = [(path, path.name) for path in sorted(samples_dir().glob("*.yaml"))]
+            if not files:
+                typer.echo("rulegen: error: no bundled sample offerings were found", err=True)
+                raise typer.Exit(code=int(ExitCode.UNUSABLE))
+        options = BuildOptions(out_dir=out, final=final, sign=sign, previous=previous, sign_size=sign_size,
+                               print_proof=print_proof)
+        status = 0
+        with _progress_display(sys.stderr is not None) as progress:
+            for path, display in files:
+                status = max(status, build_one(path, display, options, progress))
+        raise typer.Exit(code=status)

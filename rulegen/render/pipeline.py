@@ -1,0 +1,287 @@
+"""`rulegen build`, step by step: validate → math → render → manifest → rules.pdf → sign → publish.
+
+Each step is one function, so the order is the one thing this module decides:
+
+1. load and validate the offering (an error-level finding stops the build: nothing is written);
+2. decide DRAFT or final (--final without every sign-off stops the build);
+3. read the math (from the math layer and its cache; the build never runs the simulation);
+4. render rules.html, signage.pdf and math-appendix.pdf;
+5. write the manifest (it hashes every output except rules.pdf);
+6. render rules.pdf with the offering, its logo and the manifest attached;
+7. sign rules.pdf, when asked;
+8. publish the folder atomically.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulegen.errors import ExitCode, InputError, InvalidOfferingError, RulegenError, UsageError
+from rulegen.render import appendix, publish, rules, signage
+from rulegen.render.context import Draft, draft_status
+from rulegen.render.fetcher import SafeFetcher
+from rulegen.render.pdf import ARCHIVAL_VARIANT, render_pdf
+from rulegen.resources import assets_dir
+
+RULES_PDF = "rules.pdf"
+RULES_HTML = "rules.html"
+SIGNAGE_PDF = "signage.pdf"
+APPENDIX_PDF = "math-appendix.pdf"
+MANIFEST_JSON = "manifest.json"
+STEPS = ("validate", "math", "rules.html", "signage", "appendix", "manifest", "rules.pdf", "sign", "publish")
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class BuildOptions:
+    out_dir: Path = Path("build")
+    final: bool = False
+    sign: Path | None = None
+    previous: Path | None = None
+    sign_size: str = "letter"
+    print_proof: bool = False
+    use_cache: bool = True
+
+
+@dataclass
+class BuildResult:
+    folder: Path | None
+    offering: object
+    findings: list
+    files: dict[str, bytes] = field(default_factory=dict)
+    draft: Draft | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class OfferingInvalid(InvalidOfferingError):
+    """The offering has an error-level finding; `findings` holds every finding, printed as validate prints them."""
+
+
+def _noop(_step: str) -> None:
+    pass
+
+
+# --- 1. validate ------------------------------------------------------------------------------------------------
+
+def load_and_validate(path: Path, display: str | None = None):
+    """(offering, findings). Unusable input raises with exit 2; an error-level finding raises OfferingInvalid."""
+    from rulegen.validate import validate_file
+
+    report = validate_file(path, display or str(path))
+    if report.offering is None or report.status == ExitCode.UNUSABLE:
+        error = InputError("\n".join(f.format() for f in report.findings) or f"{display or path} cannot be used")
+        error.findings = report.findings
+        raise error
+    if report.status == ExitCode.INVALID:
+        errors = sum(1 for f in report.findings if f.level == "error")
+        raise OfferingInvalid(f"{report.path}: {errors} error{'s' if errors != 1 else ''}; nothing was built",
+                              report.findings)
+    return report.offering, report.findings
+
+
+# --- 2. math ----------------------------------------------------------------------------------------------------
+
+def math_results(offering, jurisdiction, *, use_cache: bool = True, progress=None) -> dict:
+    """The math layer's results dict for the offering (the spec's `math --json` structure plus par-sheet detail)."""
+    from decimal import Decimal
+
+    from rulegen.jurisdiction import game_rules_for
+    from rulegen.math.report import math_report
+
+    data = offering.data
+    ante = (data.get("limits") or {}).get("ante") or {}
+    five = data.get("five_card_bonus") or {}
+    counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
+    return math_report(
+        game_rules_for(data),
+        ante_minimum=Decimal(str(ante["minimum"])),
+        ante_maximum=Decimal(str(ante["maximum"])),
+        five_card_bonus_minimum=Decimal(str(five["minimum"])) if five.get("minimum") is not None else None,
+        payout_limit_counted=frozenset(counted.value) if counted and counted.value else frozenset(),
+        use_cache=use_cache,
+        progress=progress,
+    )
+
+
+# --- the pieces -------------------------------------------------------------------------------------------------
+
+def fetcher_for(offering) -> SafeFetcher:
+    return SafeFetcher(assets_dir(), offering.folder)
+
+
+def effective_date(offering) -> str | None:
+    return (offering.data.get("offering") or {}).get("effective_date")
+
+
+def render_signage_pdf(offering, jurisdiction, *, draft: Draft, size: str = "letter", print_proof: bool = False,
+                       fetcher: SafeFetcher | None = None) -> bytes:
+    html = signage.render_signage_html(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof)
+    return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
+                      identifier_seed=offering.source + b"signage", variant=None)
+
+
+def render_appendix_pdf(offering, jurisdiction, results: dict, *, draft: Draft,
+                        fetcher: SafeFetcher | None = None) -> bytes:
+    html = appendix.render_appendix_html(offering, jurisdiction, results, draft=draft)
+    return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
+                      identifier_seed=offering.source + b"appendix", variant=ARCHIVAL_VARIANT)
+
+
+def render_rules_html(offering, jurisdiction, results: dict, *, draft: Draft, signer: str | None = None,
+                      changes: dict | None = None) -> str:
+    return rules.render_rules_html(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
+
+
+def rules_pdf_from_html(offering, html: str, attachments: list, fetcher: SafeFetcher | None = None) -> bytes:
+    return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
+                      identifier_seed=offering.source + b"rules", attachments=attachments, variant=ARCHIVAL_VARIANT)
+
+
+def changes_from_previous(previous: Path | None, offering) -> dict | None:
+    """The "changes from revision N" section: the filing layer compares the two revisions."""
+    if previous is None:
+        return None
+    from rulegen.filing import changes_section, offering_from_path
+
+    return changes_section(offering_from_path(previous), offering)
+
+
+def signer_of(sign: Path | None) -> str | None:
+    if sign is None:
+        return None
+    from rulegen.filing import passphrase_from_env, signer_name
+
+    return signer_name(sign, passphrase_from_env())
+
+
+def manifest_options(options: BuildOptions, signer: str | None, changes: dict | None) -> dict:
+    """What the build was asked for, as the manifest records it (names, never machine paths)."""
+    return {
+        "final": bool(options.final),
+        "sign_size": options.sign_size,
+        "print": bool(options.print_proof),
+        "signer": signer,
+        "previous": options.previous.name if options.previous else None,
+        "changes": changes,
+    }
+
+
+# --- the build --------------------------------------------------------------------------------------------------
+
+def build(path: Path, options: BuildOptions, *, display: str | None = None, progress: Progress = _noop,
+          math_progress=None) -> BuildResult:
+    """Build one offering into `options.out_dir/<id>/`; nothing is written unless every file rendered."""
+    from rulegen.filing import build_manifest, manifest_bytes, pdf_attachments, sign_pdf
+    from rulegen.filing import passphrase_from_env
+    from rulegen.jurisdiction import jurisdiction_for
+
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def step(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        progress(name)
+        timings[name] = now - clock
+        clock = now
+
+    signage.sign_size(options.sign_size)  # bad arguments fail before any work
+    if options.sign is not None and not Path(options.sign).is_file():
+        raise InputError(f"the signing identity {options.sign} does not exist")
+    offering, findings = load_and_validate(Path(path), display)
+    draft = draft_status(offering.data, options.final)
+    jurisdiction = jurisdiction_for(offering.data)
+    head = offering.data["offering"]
+    step("validate")
+
+    results = math_results(offering, jurisdiction, use_cache=options.use_cache, progress=math_progress)
+    step("math")
+
+    signer = signer_of(options.sign)
+    changes = changes_from_previous(options.previous, offering)
+    fetcher = fetcher_for(offering)
+    html = render_rules_html(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
+    step("rules.html")
+    signage_pdf = render_signage_pdf(offering, jurisdiction, draft=draft, size=options.sign_size,
+                                     print_proof=options.print_proof, fetcher=fetcher)
+    step("signage")
+    appendix_pdf = render_appendix_pdf(offering, jurisdiction, results, draft=draft, fetcher=fetcher)
+    step("appendix")
+
+    outputs = {RULES_HTML: html.encode("utf-8"), SIGNAGE_PDF: signage_pdf, APPENDIX_PDF: appendix_pdf}
+    manifest = build_manifest(offering=offering, jurisdiction_code=jurisdiction.code, outputs=outputs,
+                              options=manifest_options(options, signer, changes), findings=findings,
+                              signoffs=offering.data.get("signoff") or [])
+    manifest_data = manifest_bytes(manifest)
+    step("manifest")
+
+    attachments = pdf_attachments(offering, manifest, manifest_data)
+    rules_pdf = rules_pdf_from_html(offering, html, attachments, fetcher)
+    step("rules.pdf")
+    if options.sign is not None:
+        rules_pdf = sign_pdf(rules_pdf, options.sign, passphrase_from_env())
+        step("sign")
+
+    files = {RULES_PDF: rules_pdf, RULES_HTML: outputs[RULES_HTML], SIGNAGE_PDF: signage_pdf,
+             APPENDIX_PDF: appendix_pdf, MANIFEST_JSON: manifest_data}
+    folder = publish.publish_folder(Path(options.out_dir) / head["id"], files)
+    step("publish")
+    return BuildResult(folder, offering, findings, files, draft, timings)
+
+
+def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False, final: bool = False,
+                  display: str | None = None) -> tuple[bytes, object, list]:
+    """The sign alone, validated (for `rulegen signage`): (pdf bytes, offering, findings)."""
+    from rulegen.jurisdiction import jurisdiction_for
+
+    signage.sign_size(size)
+    offering, findings = load_and_validate(Path(path), display)
+    draft = draft_status(offering.data, final)
+    jurisdiction = jurisdiction_for(offering.data)
+    return render_signage_pdf(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof), offering, findings
+
+
+# --- verify --rebuild -------------------------------------------------------------------------------------------
+
+def render_rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None, manifest: dict,
+                                signer: str | None) -> bytes:
+    """The unsigned rules.pdf a build with the manifest's options renders today from the attached files.
+
+    The offering and its logo are written to a private folder, loaded and validated there; the math comes
+    from the cache; the manifest given is attached as it is (it is what the signed filing carries).
+    """
+    import tempfile
+
+    from rulegen.filing import manifest_bytes, pdf_attachments
+    from rulegen.jurisdiction import jurisdiction_for
+
+    options = manifest.get("options") or {}
+    safe_name = Path(name).name or "offering.yaml"
+    with tempfile.TemporaryDirectory(prefix="rulegen-rebuild-") as folder:
+        root = Path(folder)
+        (root / safe_name).write_bytes(source)
+        if logo is not None:
+            logo_path = (root / logo[0]).resolve()
+            if root.resolve() not in logo_path.parents:
+                raise UsageError(f"the attached logo name {logo[0]!r} leads outside its folder")
+            logo_path.parent.mkdir(parents=True, exist_ok=True)
+            logo_path.write_bytes(logo[1])
+        offering, _findings = load_and_validate(root / safe_name, safe_name)
+        draft = draft_status(offering.data, bool(options.get("final")))
+        jurisdiction = jurisdiction_for(offering.data)
+        results = math_results(offering, jurisdiction)
+        html = render_rules_html(offering, jurisdiction, results, draft=draft,
+                                 signer=options.get("signer", signer), changes=options.get("changes"))
+        data = manifest_bytes(manifest)
+        attachments = pdf_attachments(offering, manifest, data, logo)
+        return rules_pdf_from_html(offering, html, attachments)
+
+
+__all__ = [
+    "BuildOptions", "BuildResult", "OfferingInvalid", "RulegenError", "STEPS", "build", "build_signage",
+    "load_and_validate", "math_results", "render_rules_pdf_for_verify",
+]

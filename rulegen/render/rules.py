@@ -1,0 +1,167 @@
+"""The rules document: the jurisdiction's own sections, in its own order, filled in with the operator's choices.
+
+The order and headings come from the jurisdiction data's `sections` list; the words of each section come
+from `templates/rules/<code>.html`, one macro per section (named by `section_slug`). Adding a state is its
+data file plus that template. Worked examples are settled by `rulegen.game.settle_round`; the figures of
+the payout-limit paragraph come from the math results.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from rulegen.render import examples, svg, tables
+from rulegen.render.context import document_info, signoffs
+from rulegen.render.environment import render_template
+
+SHUFFLING_WORDS = {
+    "manual": "by hand (manual shuffle), then cut",
+    "automated": "with an automated card shuffling device",
+    "automated-counting": "with an automated card shuffling device that counts the 52 cards after each shuffle",
+}
+DEALING_WORDS = {
+    "manual-shoe": "from a manual dealing shoe",
+    "hand": "from the dealer's hand",
+    "automated-shoe": "from an automated dealing shoe",
+}
+
+
+def section_slug(section_id: str) -> str:
+    """"Chapter 1" → chapter_1, "13:69F-40.1" → s_13_69f_40_1, "§ 674a.1" → s_674a_1, "5 Card Bonus" → s_5_card_bonus."""
+    slug = re.sub(r"[^a-z0-9]+", "_", section_id.lower()).strip("_")
+    return "s_" + slug if not slug or slug[0].isdigit() else slug
+
+
+def sections(jurisdiction) -> list[dict]:
+    found = []
+    for index, section in enumerate(jurisdiction.data.get("sections") or [], start=1):
+        entry = {"title": section.get("id"), "citation": None, "effective": None, **section}
+        entry["slug"] = section_slug(str(section["id"]))
+        entry["anchor"] = f"section-{index}"
+        found.append(entry)
+    return found
+
+
+def cited(jurisdiction, *keys) -> dict | None:
+    value = jurisdiction.cited(*keys)
+    if value is None:
+        return None
+    return {"value": value.value, "citation": value.citation, "note": value.note, "reading": value.reading,
+            "effective": value.effective}
+
+
+def choices(data: dict, jurisdiction) -> dict:
+    """The operator's choices the rules state, with the rule each one falls under."""
+    cards = data.get("cards") or {}
+    table = data.get("table") or {}
+    limits = data.get("limits") or {}
+    dealing = cards.get("dealing")
+    shuffling = cards.get("shuffling")
+    procedures = cited(jurisdiction, "rules", "dealing_procedures") or {"value": {}}
+    stub = cited(jurisdiction, "rules", "stub_count_every_rounds")
+    change = cited(jurisdiction, "rules", "deck_change_hours")
+    change_rule = None
+    if change and isinstance(change["value"], dict):
+        change_rule = change["value"].get(dealing)
+    return {
+        "positions": table.get("positions"),
+        "payout_odds_display": table.get("payout_odds_display"),
+        "payout_limit_display": table.get("payout_limit_display"),
+        "decks": cards.get("decks"),
+        "back_colours": list(cards.get("back_colours") or []),
+        "shuffling": shuffling,
+        "shuffling_words": SHUFFLING_WORDS.get(shuffling, shuffling),
+        "automated_shuffler": shuffling in ("automated", "automated-counting"),
+        "counting_shuffler": shuffling == "automated-counting",
+        "manual_shuffle": shuffling == "manual",
+        "dealing": dealing,
+        "dealing_words": DEALING_WORDS.get(dealing, dealing),
+        "dealing_citation": (procedures.get("value") or {}).get(dealing),
+        "stub_count_required": bool(stub and stub["value"]) and shuffling != "automated-counting",
+        "stub_count_every": stub["value"] if stub else None,
+        "stub_citation": stub["citation"] if stub else None,
+        "deck_change_hours": cards.get("deck_change_hours"),
+        "deck_change_rule_hours": change_rule,
+        "deck_change_citation": change["citation"] if change else None,
+        "ante": limits.get("ante") or {},
+        "adjacent_boxes": limits.get("adjacent_boxes"),
+    }
+
+
+def payout_limit(data: dict, jurisdiction, results: dict) -> dict | None:
+    """The payout limit as the rules state it, with the maximum win per round from the math results."""
+    limit = data.get("payout_limit")
+    rule = cited(jurisdiction, "payout_limit", "rule")
+    if rule is None and not limit:
+        return None
+    covers = cited(jurisdiction, "payout_limit", "covers")
+    base = cited(jurisdiction, "payout_limit", "base_amount")
+    display = cited(jurisdiction, "rules", "payout_limit_display")
+    max_win = results.get("max_win_per_round_at_minimum")
+    return {
+        "amount": Decimal(str(limit["amount"])) if limit and limit.get("amount") is not None else None,
+        "rule": rule,
+        "base": base,
+        "covers": covers,
+        "covers_names": [tables.WAGER_NAMES.get(w, w) for w in (covers["value"] if covers else [])],
+        "display": (data.get("table") or {}).get("payout_limit_display"),
+        "display_rule": display,
+        "max_win": max_win,
+        "max_win_detail": (results.get("max_win") or {}).get("detail"),
+        "counted": cited(jurisdiction, "payout_limit", "counted_in_max_win"),
+        "notice": cited(jurisdiction, "payout_limit", "notice_of_decrease"),
+    }
+
+
+def jurisdiction_view(jurisdiction) -> dict:
+    data = jurisdiction.data
+    return {
+        "code": jurisdiction.code,
+        "template": jurisdiction.code.lower(),
+        "name": jurisdiction.name,
+        "document": {"title": None, "version": None, "effective": None, "effective_note": None,
+                     **(data.get("document") or {})},
+        "agency": cited(jurisdiction, "agency"),
+        "operator_term": jurisdiction.operator_term,
+        "submission_term": (data.get("submission_term") or {}).get("value") or "rules submission",
+        "rules": {key: cited(jurisdiction, "rules", key) for key in (data.get("rules") or {})},
+        "wagers": {key: cited(jurisdiction, "wagers", key) for key in (data.get("wagers") or {})},
+        "readings": {entry["key"]: entry for entry in data.get("readings") or [] if "key" in entry},
+        "quirks": list(data.get("quirks") or []),
+        "house_limits": data.get("house_limits") or {},
+        "sections": sections(jurisdiction),
+    }
+
+
+def rules_context(offering, jurisdiction, results: dict, *, draft, signer: str | None = None,
+                  changes: dict | None = None) -> dict:
+    data = offering.data
+    j = jurisdiction_view(jurisdiction)
+    paytables = tables.offering_paytables(data, jurisdiction)
+    spin = tables.bonus_spin(data, jurisdiction)
+    return {
+        "doc": document_info(offering, jurisdiction, kind="rules", title=f"Criss Cross Poker — Rules Submission "
+                             f"({jurisdiction.name})", short_title="Rules", draft=draft),
+        "j": j,
+        "o": data,
+        "c": choices(data, jurisdiction),
+        "paytables": paytables,
+        "five_card_bonus": data.get("five_card_bonus") or None,
+        "six_card_bonus": data.get("six_card_bonus") or None,
+        "bonus_spin": spin,
+        "payout_limit": payout_limit(data, jurisdiction, results),
+        "layout_svg": svg.cross_layout(five_card_bonus=bool(data.get("five_card_bonus")),
+                                       bonus_spin=bool(data.get("bonus_spin")),
+                                       six_card_bonus=bool(data.get("six_card_bonus"))),
+        "examples": examples.worked_examples(data, jurisdiction),
+        "signoffs": signoffs(data, signer),
+        "signer": signer,
+        "changes": changes,
+    }
+
+
+def render_rules_html(offering, jurisdiction, results: dict, *, draft, signer: str | None = None,
+                      changes: dict | None = None) -> str:
+    return render_template("rules.html", **rules_context(offering, jurisdiction, results, draft=draft, signer=signer,
+                                                         changes=changes))

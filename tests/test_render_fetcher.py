@@ -1,0 +1,102 @@
+"""The renderer's URL fetcher reads our assets and the offering's logo, and refuses everything else."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from rulegen.render.fetcher import RefusedResource, SafeFetcher, image_type
+from rulegen.render.pdf import RenderError, render_pdf
+from rulegen.resources import assets_dir
+
+PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+       b"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
+
+
+@pytest.fixture()
+def folders(tmp_path):
+    offering = tmp_path / "offering"
+    offering.mkdir()
+    (offering / "logo.png").write_bytes(PNG)
+    (offering / "logo.svg").write_bytes(SVG)
+    (offering / "not-an-image.png").write_bytes(b"just text, not a picture\n")
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(PNG)
+    os.symlink(outside, offering / "link-out.png")
+    os.symlink(offering / "logo.png", offering / "link-in.png")
+    return offering, outside
+
+
+def fetcher(offering):
+    return SafeFetcher(assets_dir(), offering)
+
+
+def test_reads_a_shipped_font_and_the_logo(folders):
+    offering, _ = folders
+    f = fetcher(offering)
+    assert f.fetch("rulegen-asset:fonts/DejaVuSans.ttf").read()[:4] == b"\x00\x01\x00\x00"
+    assert f.fetch("rulegen-offering:logo.png").read() == PNG
+    assert f.fetch("rulegen-offering:logo.svg").content_type == "image/svg+xml"
+    assert f.fetch("rulegen-offering:link-in.png").read() == PNG  # a link that stays inside is fine
+
+
+@pytest.mark.parametrize("url, reason", [
+    ("rulegen-offering:../outside.png", "climbs out"),
+    ("rulegen-offering:link-out.png", "outside"),
+    ("https://example.com/logo.png", "never reaches the network"),
+    ("http://127.0.0.1/logo.png", "never reaches the network"),
+    ("file:///etc/passwd", "file: URLs are not read"),
+    ("rulegen-offering:not-an-image.png", "not a PNG or SVG"),
+    ("rulegen-offering:/etc/passwd", "absolute path"),
+    ("rulegen-offering:missing.png", "no such file"),
+    ("rulegen-asset:../../pyproject.toml", "climbs out"),
+    ("rulegen-asset:fonts/LICENSE-DejaVu.txt", "not an asset type"),
+    ("data:image/png;base64,AAAA", "data: scheme"),
+])
+def test_refuses_with_a_clear_message(folders, url, reason):
+    offering, _ = folders
+    with pytest.raises(RefusedResource) as caught:
+        fetcher(offering).fetch(url)
+    assert reason in str(caught.value)
+    assert "refused to read" in str(caught.value)
+
+
+def test_no_offering_folder_means_no_offering_reads(folders):
+    with pytest.raises(RefusedResource, match="reads nothing from an offering"):
+        SafeFetcher(assets_dir()).fetch("rulegen-offering:logo.png")
+
+
+def test_a_refused_resource_stops_the_rendering(folders):
+    offering, _ = folders
+    for src in ("file:///etc/passwd", "https://example.com/x.png", "rulegen-offering:link-out.png"):
+        html = f'<html><body><p>x</p><img src="{src}"></body></html>'
+        with pytest.raises(RenderError, match="refused to read"):
+            render_pdf(html, fetcher=fetcher(offering), effective_date="2027-01-01")
+
+
+def test_a_stylesheet_goes_through_the_same_fetcher(folders):
+    offering, _ = folders
+    html = '<html><head><link rel="stylesheet" href="file:///etc/hosts"></head><body>x</body></html>'
+    with pytest.raises(RenderError, match="file: URLs are not read"):
+        render_pdf(html, fetcher=fetcher(offering), effective_date="2027-01-01")
+    html = '<html><head><style>@import url("https://example.com/a.css");</style></head><body>x</body></html>'
+    with pytest.raises(RenderError, match="network"):
+        render_pdf(html, fetcher=fetcher(offering), effective_date="2027-01-01")
+
+
+def test_an_svg_logo_cannot_reach_out(folders):
+    offering, _ = folders
+    (offering / "sneaky.svg").write_bytes(
+        b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
+        b'<image xlink:href="file:///etc/passwd" width="10" height="10"/></svg>')
+    html = '<html><body><img src="rulegen-offering:sneaky.svg"></body></html>'
+    with pytest.raises(RenderError, match="refused to read"):
+        render_pdf(html, fetcher=fetcher(offering), effective_date="2027-01-01")
+
+
+def test_image_type_reads_bytes_not_names():
+    assert image_type(PNG) == "image/png"
+    assert image_type(b"\xef\xbb\xbf<?xml version='1.0'?>\n" + SVG) == "image/svg+xml"
+    assert image_type(b"GIF89a....") is None

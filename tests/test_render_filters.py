@@ -1,0 +1,34 @@
+"""Every way a document prints a value: money from Decimal, odds as "N to 1", percentages, dates."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from rulegen.render import filters
+
+
+def test_money_is_exact():
+    assert filters.money(Decimal("5")) == "$5"
+    assert filters.money(Decimal("5.50")) == "$5.50"
+    assert filters.money(Decimal("50000")) == "$50,000"
+    assert filters.money(Decimal("19.99")) == "$19.99"
+    assert filters.money(7575) == "$7,575"
+    assert filters.signed_money(Decimal("-10")) == "−$10"
+    assert filters.signed_money(Decimal("175")) == "+$175"
+
+
+def test_odds_are_n_to_1():
+    assert filters.odds(500) == "500 to 1"
+    assert filters.odds(Decimal("1")) == "1 to 1"
+    assert filters.odds("push") == "Push"
+    assert filters.odds(1000) == "1,000 to 1"
+    assert "for 1" not in filters.odds(8)
+
+
+def test_percent_probability_and_counts():
+    assert filters.percent(0.034525) == "3.4525%"
+    assert filters.percent(Decimal("0.5"), 2) == "50.00%"
+    assert filters.count(2598960) == "2,598,960"
+    assert filters.probability(Decimal("0.25")) == "0.25000000"
+    assert filters.long_date("2027-01-15") == "January 15, 2027"
+    assert filters.hand_name("pair_sixes_through_tens") == "Pair of 6s through 10s"
