@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from dataclasses import dataclass
 
 HEX_UPPER = frozenset(b"0123456789ABCDEF")
@@ -230,7 +231,9 @@ def unverifiable_certificates(candidates, pool, trust_roots=()) -> list[str]:
     from cryptography import x509
 
     def load(cert):
-        return x509.load_der_x509_certificate(cert.dump())
+        with warnings.catch_warnings():  # a malformed certificate is reported as unverifiable, not warned about
+            warnings.simplefilter("ignore")
+            return x509.load_der_x509_certificate(cert.dump())
 
     issuers = [load(c) for c in list(pool) + list(trust_roots)]
     bad = []
