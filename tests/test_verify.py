@@ -510,3 +510,107 @@ def test_rebuild_compares_a_fresh_rendering_with_the_signed_one(signed_filing, m
     assert report.exit_code == 1
     detail = failed(report)["rebuild"]
     assert "differs from the signed one from byte" in detail and "pango" in detail and "9.99.0" in detail
+
+
+# --- end to end: real builds of a bundled sample -------------------------------------------------------------------
+
+def _build_pipeline_ready() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) is not None
+               for name in ("rulegen.render.pipeline", "rulegen.math.report", "rulegen.math.maxwin"))
+
+
+end_to_end = pytest.mark.skipif(not _build_pipeline_ready(), reason="the build pipeline or math layer is not in yet")
+SAMPLE = "pa-five-card-bonus.yaml"
+
+
+def _run_build(args: list[str], passphrase: bytes | None = PASSPHRASE):
+    env = {"RULEGEN_SIGN_PASSPHRASE": passphrase.decode() if passphrase is not None else None}
+    return CliRunner().invoke(app, ["build", *args], env=env)
+
+
+@pytest.fixture(scope="module")
+def real_builds(tmp_path_factory, pki) -> dict[str, Path]:
+    from rulegen.resources import samples_dir
+
+    sample = samples_dir() / SAMPLE
+    out = tmp_path_factory.mktemp("real")
+    builds = {}
+    for label, extra in (("final", ["--final", "--sign", str(pki["signer"])]), ("draft", [])):
+        result = _run_build([str(sample), "--out", str(out / label), *extra])
+        assert result.exit_code == 0, (result.output, result.stderr)
+        [folder] = [p for p in (out / label).iterdir() if p.is_dir()]
+        builds[label] = folder / "rules.pdf"
+    builds["sample"] = sample
+    return builds
+
+
+@end_to_end
+def test_real_signed_final_build_verifies(real_builds, pki):
+    report = verify_filing(real_builds["final"], trust=pki["ca"])
+    assert report.exit_code == 0, report.verdict
+    assert report.signed and report.final and report.trusted
+    outputs = next(c for c in report.checks if c.name == "outputs")
+    assert outputs.ok and all(name in outputs.detail for name in ("signage.pdf", "math-appendix.pdf", "rules.html"))
+    html = (real_builds["final"].parent / "rules.html").read_text(encoding="utf-8")
+    assert "Priya Raman" in html  # the signer's certificate name is on the sign-off page
+
+
+@end_to_end
+def test_real_build_rebuilds_to_the_same_bytes(real_builds):
+    report = verify_filing(real_builds["final"], rebuild=True)
+    rebuild = next(c for c in report.checks if c.name == "rebuild")
+    assert rebuild.ok, rebuild.detail
+    assert report.exit_code == 0
+
+
+@end_to_end
+def test_real_draft_is_an_unsigned_draft(real_builds):
+    result = CliRunner().invoke(app, ["verify", str(real_builds["draft"])])
+    assert result.exit_code == 1 and "UNSIGNED DRAFT" in result.stdout
+
+
+@end_to_end
+def test_real_build_tampered_fails_with_a_reason(real_builds, tmp_path):
+    folder = tmp_path / "copy"
+    shutil.copytree(real_builds["final"].parent, folder)
+    data = real_builds["final"].read_bytes()
+    for position in (100, len(data) // 3, len(data) // 2, len(data) - 3):
+        tampered = bytearray(data)
+        tampered[position] ^= 0x01
+        (folder / "rules.pdf").write_bytes(bytes(tampered))
+        report = verify_filing(folder / "rules.pdf")
+        assert report.exit_code == 1 and failed(report), position
+    (folder / "rules.pdf").write_bytes(data)
+    (folder / "math-appendix.pdf").write_bytes((folder / "math-appendix.pdf").read_bytes() + b"\n")
+    report = verify_filing(folder / "rules.pdf")
+    assert report.exit_code == 1 and "math-appendix.pdf" in failed(report)["outputs"]
+
+
+@end_to_end
+@pytest.mark.parametrize("case", ["expired", "wrong passphrase", "missing"])
+def test_real_build_refuses_an_identity_that_cannot_sign(pki, tmp_path, case):
+    from rulegen.resources import samples_dir
+
+    identity = {"expired": pki["expired"], "wrong passphrase": pki["signer"], "missing": tmp_path / "none.p12"}[case]
+    passphrase = b"wrong" if case == "wrong passphrase" else PASSPHRASE
+    out = tmp_path / "out"
+    result = _run_build([str(samples_dir() / SAMPLE), "--out", str(out), "--final", "--sign", str(identity)],
+                        passphrase)
+    assert result.exit_code == 2
+    assert "signing identity" in result.stderr or "signing certificate" in result.stderr
+    assert not out.exists() or not any(p for p in out.iterdir() if not p.name.startswith("."))
+
+
+@end_to_end
+def test_real_filing_diffs_against_an_edited_offering(real_builds, tmp_path):
+    text = real_builds["sample"].read_text(encoding="utf-8")
+    edited = tmp_path / "edited.yaml"
+    assert "  maximum: 50\n" in text
+    edited.write_text(text.replace("  maximum: 50\n", "  maximum: 100\n"), encoding="utf-8")
+    result = CliRunner().invoke(app, ["diff", str(real_builds["final"]), str(edited), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    texts = [c["text"] for s in payload["sections"] for c in s["changes"]]
+    assert "Five Card Bonus maximum: $50 → $100" in texts
