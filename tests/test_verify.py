@@ -361,6 +361,31 @@ def test_one_changed_byte_anywhere_fails_with_a_reason(signed_filing, pki, tmp_p
     assert checked > 200
 
 
+def test_an_rsa_identity_signs_and_verifies(signed_filing, tmp_path):
+    """Most operators' identities are RSA: its algorithm parameters (NULL) are part of the form verify expects."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
+    now = dt.datetime.now(dt.timezone.utc)
+    ca_key, key = rsa.generate_private_key(65537, 2048), rsa.generate_private_key(65537, 2048)
+    ca_name = _name("RSA Test Root")
+    ca = _certificate(ca_name, ca_name, ca_key.public_key(), ca_key, ca=True, start=now - dt.timedelta(days=1),
+                      end=now + dt.timedelta(days=30), serial=10)
+    cert = _certificate(_name(SIGNER, "Test Pennsylvania Casino"), ca_name, key.public_key(), ca_key, ca=False,
+                        start=now - dt.timedelta(days=1), end=now + dt.timedelta(days=30), serial=11)
+    identity = tmp_path / "rsa.p12"
+    identity.write_bytes(pkcs12.serialize_key_and_certificates(b"rsa", key, cert, [ca],
+                                                               serialization.BestAvailableEncryption(PASSPHRASE)))
+    (tmp_path / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    data = signed_filing.read_bytes()
+    unsigned = data[: revision_end(data, open_reader(data), 0)]
+    target = tmp_path / "rules.pdf"
+    target.write_bytes(sign_pdf(unsigned, identity, PASSPHRASE))
+    report = verify_filing(target, trust=tmp_path / "ca.pem")
+    assert report.exit_code == 0, report.verdict
+
+
 def test_a_hex_case_change_in_the_signature_is_caught(signed_filing, tmp_path):
     """pyHanko decodes `a` and `A` alike, so it would pass this; the /Contents check does not."""
     data = bytearray(signed_filing.read_bytes())
