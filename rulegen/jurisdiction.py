@@ -132,32 +132,14 @@ def data_fingerprint() -> str:
 
 # --- paytables -------------------------------------------------------------------------------------------------
 
-# The spec's paytable keys from the weakest paying hand up (pair_sixes_or_better is the two pair rows together).
-HAND_CLASS_KEYS = ("pair_sixes_through_tens", "pair_jacks_or_better", "two_pair", "three_of_a_kind", "straight",
-                   "flush", "full_house", "four_of_a_kind", "straight_flush", "royal_flush")
-
-
 def odds_mapping(mapping: dict) -> dict:
-    """A paytable as written (numbers, Decimals, 'push') → {hand class: Fraction | 'push'}, one key per class.
+    """A paytable as written (numbers, Decimals, 'push') → {hand class: Fraction | 'push'}.
 
-    A key that ends in `_or_better` also pays every stronger hand the table does not list: the ante table
-    `{pair_jacks_or_better: 1, pair_sixes_through_tens: push}` pays two pair and everything above even money,
-    as "a qualifying hand ... (pair of Jacks or Better)" (N.J.A.C. 13:69F-40.11(a)) and "a pair of 6s or better"
-    (58 Pa. Code § 674a.11(h)) say. Every other hand not listed loses.
+    What the keys mean (an `_or_better` key also pays every stronger hand the table does not list) is the
+    game layer's to say: `rulegen.game.Paytable.from_mapping` reads this mapping.
     """
-    written = {}
-    for key, value in mapping.items():
-        written[str(key)] = value if isinstance(value, str) else Fraction(Decimal(str(value)))
-    result = {key: value for key, value in written.items() if key != "pair_sixes_or_better"}
-    if "pair_sixes_or_better" in written:
-        for key in ("pair_sixes_through_tens", "pair_jacks_or_better"):
-            result.setdefault(key, written["pair_sixes_or_better"])
-    for key, value in written.items():
-        if key.endswith("_or_better"):
-            start = HAND_CLASS_KEYS.index("pair_sixes_through_tens" if key == "pair_sixes_or_better" else key)
-            for stronger in HAND_CLASS_KEYS[start + 1:]:
-                result.setdefault(stronger, value)
-    return {key: result[key] for key in HAND_CLASS_KEYS if key in result}
+    return {str(key): value if isinstance(value, str) else Fraction(Decimal(str(value)))
+            for key, value in mapping.items()}
 
 
 def resolve_paytable(jurisdiction: Jurisdiction, kind: str, choice) -> tuple[dict | None, str | None, str | None]:
