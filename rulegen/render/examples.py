@@ -7,7 +7,6 @@ keeps the bonus wager in action, pushes with a Bonus Spin); every amount printed
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import asdict, is_dataclass
 from decimal import Decimal
 
@@ -56,38 +55,17 @@ def _spin_symbol(rules) -> str | None:
     return chosen[0].symbol if chosen else None
 
 
-def _cards(text: str):
-    from rulegen import cards
-
-    for name in ("parse_cards", "parse_hand", "cards_from_text", "parse"):
-        parse = getattr(cards, name, None)
-        if parse is not None:
-            return parse(text)
-    raise RuntimeError("rulegen.cards offers no card parser")
-
-
 def settle(rules, round_: dict, *, ante: Decimal, five_card_bonus: Decimal | None, six_card: bool):
     """Settle one example round through the game layer."""
     from rulegen.game import settle_round
 
-    wanted = {
-        "hole": round_["hole"], "across": round_["across"], "down": round_["down"], "middle": round_["middle"],
-        "ante": ante, "bets": tuple(round_["bets"]),
-        "five_card_bonus": five_card_bonus,
-        "six_card": round_["six_card"] if six_card else None,
-        "bonus_spin": None, "wheel": None,
-    }
-    if round_["spin"] and getattr(rules, "bonus_spin", None) is not None:
-        wanted["bonus_spin"] = rules.bonus_spin.wager
-        wanted["wheel"] = _spin_symbol(rules)
-    parameters = inspect.signature(settle_round).parameters
-    card_keys = ("hole", "across", "down", "middle", "six_card")
-    if not any(p.annotation in (str, "str") for name, p in parameters.items() if name == "hole"):
-        for key in card_keys:
-            if wanted.get(key) is not None:
-                wanted[key] = _cards(wanted[key])
-    arguments = {k: v for k, v in wanted.items() if k in parameters}
-    return settle_round(rules, **arguments)
+    spin = getattr(rules, "bonus_spin", None)
+    spinning = round_["spin"] and spin is not None
+    return settle_round(rules, round_["hole"], round_["across"], round_["down"], round_["middle"], ante,
+                        bets=tuple(round_["bets"]), five_card_bonus=five_card_bonus,
+                        six_card=round_["six_card"] if six_card and five_card_bonus is not None else None,
+                        bonus_spin_wager=spin.wager if spinning else None,
+                        wheel_symbol=_spin_symbol(rules) if spinning else None)
 
 
 def worked_examples(data: dict, jurisdiction) -> list[dict]:
@@ -112,5 +90,7 @@ def worked_examples(data: dict, jurisdiction) -> list[dict]:
             "lines": lines,
             "net": plain.get("net"),
             "steps": plain.get("steps") or [],
+            "notes": plain.get("notes") or [],
+            "community_pay_to_others": plain.get("community_pay_to_others"),
         })
     return found

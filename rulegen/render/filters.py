@@ -38,6 +38,7 @@ WAGER_NAMES = {
     "six_card_bonus": "Six Card Bonus",
     "bonus_spin": "Bonus Spin",
     "bonus_spin_community": "Bonus Spin community pay",
+    "payout_limit": "Payout limit",
 }
 
 TRIGGER_WORDS = {

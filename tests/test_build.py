@@ -1,0 +1,276 @@
+"""`rulegen build` end to end on every bundled sample: the files, their text, their figures, their bytes.
+
+One build of each sample is shared by the tests of this module; the math comes from a cache in a folder
+that lasts the session (the build itself never runs the simulation).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from rulegen.render import filters
+
+pytest.importorskip("rulegen.math.report", reason="the math layer has not landed")
+pytest.importorskip("rulegen.game", reason="the game layer has not landed")
+
+from rulegen.cli import app  # noqa: E402
+from rulegen.jurisdiction import jurisdiction_for  # noqa: E402
+from rulegen.render import examples, pipeline  # noqa: E402
+from rulegen.resources import samples_dir  # noqa: E402
+
+SAMPLES = sorted(samples_dir().glob("*.yaml"))
+OUTPUTS = ("rules.pdf", "rules.html", "signage.pdf", "math-appendix.pdf", "manifest.json")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def math_cache(tmp_path_factory):
+    import os
+
+    folder = tmp_path_factory.mktemp("math-cache")
+    previous = os.environ.get("RULEGEN_CACHE_DIR")
+    os.environ["RULEGEN_CACHE_DIR"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("RULEGEN_CACHE_DIR", None)
+    else:
+        os.environ["RULEGEN_CACHE_DIR"] = previous
+
+
+def pdf_text(data: bytes) -> str:
+    reader = PdfReader(io.BytesIO(data))
+    return normalize("\n".join(page.extract_text() or "" for page in reader.pages))
+
+
+def normalize(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+class Built:
+    def __init__(self, sample: Path, out: Path):
+        self.sample = sample
+        self.result = pipeline.build(sample, pipeline.BuildOptions(out_dir=out))
+        self.offering = self.result.offering
+        self.data = self.offering.data
+        self.jurisdiction = jurisdiction_for(self.data)
+        self.math = pipeline.math_results(self.offering, self.jurisdiction)
+        self.files = {name: (self.result.folder / name).read_bytes() for name in OUTPUTS}
+        self.rules = pdf_text(self.files["rules.pdf"])
+        self.signage = pdf_text(self.files["signage.pdf"])
+        self.appendix = pdf_text(self.files["math-appendix.pdf"])
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory) -> dict[str, Built]:
+    out = tmp_path_factory.mktemp("build")
+    return {sample.stem: Built(sample, out) for sample in SAMPLES}
+
+
+@pytest.fixture(params=[s.stem for s in SAMPLES])
+def built(request, builds) -> Built:
+    return builds[request.param]
+
+
+def test_every_output_is_written(built):
+    assert sorted(p.name for p in built.result.folder.iterdir()) == sorted(OUTPUTS)
+    assert not [p for p in built.result.folder.parent.iterdir() if p.name.startswith(".")]
+
+
+def test_rules_pdf_carries_the_offering_and_the_manifest(built):
+    reader = PdfReader(io.BytesIO(built.files["rules.pdf"]))
+    attached = {name: content[0] for name, content in reader.attachments.items()}
+    assert attached[built.sample.name] == built.sample.read_bytes()
+    assert attached["manifest.json"] == built.files["manifest.json"]
+
+
+def test_rules_follow_the_jurisdictions_sections_with_citations(built):
+    text = built.rules
+    for section in built.jurisdiction.data["sections"]:
+        assert normalize(section["id"]) in text, section["id"]
+        assert normalize(section["citation"]) in text, section["citation"]
+    first = built.jurisdiction.data["sections"][0]["citation"]
+    assert text.index(normalize(first)) < text.index(normalize(built.jurisdiction.data["sections"][-1]["citation"]))
+    assert "Chapter 3 §" in text if built.jurisdiction.code == "MD" else True
+    assert "Ch. " not in text
+
+
+def test_header_footer_pages_and_draft(built):
+    reader = PdfReader(io.BytesIO(built.files["rules.pdf"]))
+    pages = len(reader.pages)
+    assert f"Page 1 of {pages}" in built.rules and f"Page {pages} of {pages}" in built.rules
+    head = built.data["offering"]
+    assert head["operator"]["name"] in built.rules
+    assert head["id"] in built.rules
+    assert built.offering.sha256[:16] in built.rules
+    for data in (built.files["rules.pdf"], built.files["signage.pdf"], built.files["math-appendix.pdf"]):
+        for page in PdfReader(io.BytesIO(data)).pages:
+            assert "DRAFT" in (page.extract_text() or ""), "every page of a draft says DRAFT"
+
+
+def test_operator_choices_and_paytables_are_stated(built):
+    text, data = built.rules, built.data
+    ante = data["limits"]["ante"]
+    assert f"{filters.money(ante['minimum'])} to {filters.money(ante['maximum'])}" in text
+    assert "500 to 1" in text or "250 to 1" in text
+    assert "Push" in text
+    for role in data.get("signoff") or []:
+        assert role["name"] in text
+    if data.get("payout_limit"):
+        assert filters.money(data["payout_limit"]["amount"]) in text
+    if data.get("bonus_spin"):
+        assert filters.money(Decimal(str(data["bonus_spin"]["wager"]))) in text
+    if data.get("limits", {}).get("adjacent_boxes"):
+        assert "adjacent boxes" in text
+
+
+def test_worked_examples_print_the_settlement_codes_figures(built):
+    worked = examples.worked_examples(built.data, built.jurisdiction)
+    assert len(worked) >= 2
+    for example in worked:
+        assert filters.signed_money(example["net"]) in built.rules
+        for line in example["lines"]:
+            assert filters.signed_money(line["net"]) in built.rules
+
+
+def test_payout_limit_figure_comes_from_the_math(built):
+    max_win = built.math.get("max_win_per_round_at_minimum")
+    assert max_win is not None
+    assert filters.money(max_win) in built.rules
+    assert filters.money(max_win) in built.appendix
+
+
+def test_appendix_prints_the_math_results(built):
+    main = built.math["main_game"]
+    for key in ("house_edge_per_ante", "house_edge_per_initial_wager", "element_of_risk", "hit_frequency"):
+        assert filters.percent(main[key]) in built.appendix, key
+    assert filters.number(main["standard_deviation"]) in built.appendix
+    assert filters.number(main["average_total_wager"]) in built.appendix
+    decisions = main["across_decision"]
+    assert len(decisions) == 169
+    if built.math.get("five_card_bonus"):
+        assert filters.percent(built.math["five_card_bonus"]["house_edge"]) in built.appendix
+    if built.math.get("six_card_bonus"):
+        assert filters.percent(built.math["six_card_bonus"]["house_edge"]) in built.appendix
+
+
+def test_signage_shows_every_paytable_and_the_limits(built):
+    text, data = built.signage, built.data
+    ante = data["limits"]["ante"]
+    assert filters.money(ante["minimum"]) in text and filters.money(ante["maximum"]) in text
+    assert "Across" in text and "Antes".upper() in text.upper()
+    if data.get("five_card_bonus"):
+        assert "FIVE CARD BONUS" in text.upper()
+    if data.get("six_card_bonus"):
+        assert "SIX CARD BONUS" in text.upper() and "1,000 to 1" in text
+    if data.get("bonus_spin"):
+        assert "BONUS SPIN" in text.upper()
+    if data.get("payout_limit") and data["table"].get("payout_limit_display") == "sign":
+        assert filters.money(data["payout_limit"]["amount"]) in text
+
+
+def test_fonts_are_ours_and_embedded(built):
+    for name in ("rules.pdf", "signage.pdf", "math-appendix.pdf"):
+        reader = PdfReader(io.BytesIO(built.files[name]))
+        for page in reader.pages:
+            fonts = (page.get("/Resources") or {}).get("/Font") or {}
+            for font in fonts.values():
+                font = font.get_object()
+                assert "Rulegen" in str(font["/BaseFont"]), font["/BaseFont"]
+                descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+                assert "/FontFile2" in descendant["/FontDescriptor"].get_object()
+
+
+def test_a_second_build_is_byte_identical(builds, tmp_path):
+    sample = SAMPLES[0]
+    first = builds[sample.stem]
+    again = pipeline.build(sample, pipeline.BuildOptions(out_dir=tmp_path))
+    for name in OUTPUTS:
+        assert (again.folder / name).read_bytes() == first.files[name], name
+
+
+def test_cli_build_of_an_invalid_offering_writes_nothing(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    md = next(s for s in SAMPLES if s.stem.startswith("md"))
+    broken.write_text(md.read_text().replace("positions: 6", "positions: 9"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(broken), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "error:" in result.stdout and "table.positions" in result.stdout
+    assert not out.exists() or not list(out.iterdir())
+
+
+def test_final_needs_every_signoff(tmp_path):
+    text = SAMPLES[0].read_text()
+    unsigned = tmp_path / "unsigned.yaml"
+    unsigned.write_text(re.sub(r"\n  - \{role: approved[^\n]*", "", text))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(unsigned), "--out", str(out), "--final"])
+    assert result.exit_code == 1
+    assert "approved" in result.stderr
+    assert not out.exists() or not list(out.iterdir())
+
+
+def test_final_build_says_no_draft(tmp_path):
+    result = pipeline.build(SAMPLES[0], pipeline.BuildOptions(out_dir=tmp_path, final=True))
+    assert not result.draft.draft
+    for name in ("rules.pdf", "signage.pdf", "math-appendix.pdf"):
+        assert "DRAFT" not in pdf_text(result.files[name])
+
+
+def test_a_failed_render_keeps_the_previous_build(builds, tmp_path, monkeypatch):
+    sample = SAMPLES[0]
+    first = pipeline.build(sample, pipeline.BuildOptions(out_dir=tmp_path))
+    before = {p.name: p.read_bytes() for p in first.folder.iterdir()}
+
+    def broken(*args, **kwargs):
+        raise OSError("the disk went away")
+
+    monkeypatch.setattr(pipeline, "render_appendix_pdf", broken)
+    with pytest.raises(OSError):
+        pipeline.build(sample, pipeline.BuildOptions(out_dir=tmp_path, final=True))
+    assert {p.name: p.read_bytes() for p in first.folder.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [first.folder.name]
+
+
+def test_logo_is_attached(tmp_path):
+    folder = tmp_path / "offering"
+    folder.mkdir()
+    sample = next(s for s in SAMPLES if "pa" in s.stem)
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                        "1f15c4890000000d49444154789c63f80f00000101000518d84e0000000049454e44ae426082")
+    (folder / "logo.png").write_bytes(png)
+    text = sample.read_text().replace('    licence:', '    logo: logo.png\n    licence:', 1)
+    (folder / "offer.yaml").write_text(text)
+    result = pipeline.build(folder / "offer.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out"))
+    reader = PdfReader(io.BytesIO(result.files["rules.pdf"]))
+    assert reader.attachments["logo.png"][0] == png
+    assert b"rulegen-offering:logo.png" in result.files["rules.html"]
+
+
+def test_cli_builds_every_sample_without_a_file(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(pipeline, "build", lambda path, options, **kw: calls.append(Path(path).name) or
+                        (_ for _ in ()).throw(pipeline.OfferingInvalid("stop", [])))
+    result = CliRunner().invoke(app, ["build", "--out", str(tmp_path)])
+    assert sorted(calls) == sorted(s.name for s in SAMPLES)
+    assert result.exit_code == 1
+
+
+def test_cli_rejects_a_bad_sign_size(tmp_path):
+    result = CliRunner().invoke(app, ["build", str(SAMPLES[0]), "--sign-size", "poster", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+
+
+def test_unwritable_output_is_exit_2(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = CliRunner().invoke(app, ["build", str(SAMPLES[0]), "--out", str(blocker)])
+    assert result.exit_code == 2
+    shutil.rmtree(tmp_path / "never", ignore_errors=True)

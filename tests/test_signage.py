@@ -1,0 +1,103 @@
+"""`rulegen signage`: the table sign alone, validated, in four sizes, with a printer's proof."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+pytest.importorskip("rulegen.game", reason="the game layer has not landed")
+pytest.importorskip("rulegen.math.maxwin", reason="the math layer has not landed")
+
+from rulegen.cli import app  # noqa: E402
+from rulegen.resources import samples_dir  # noqa: E402
+
+SAMPLES = sorted(samples_dir().glob("*.yaml"))
+PA = next(s for s in SAMPLES if s.stem.startswith("pa"))
+POINTS = 72
+
+
+def sign(tmp_path, *args, sample=PA):
+    out = tmp_path / "sign.pdf"
+    result = CliRunner().invoke(app, ["signage", str(sample), "-o", str(out), *args])
+    return result, out
+
+
+def box(page, name):
+    return [float(v) for v in page[name]]
+
+
+@pytest.mark.parametrize("size, width, height", [
+    ("letter", 8.5, 11), ("tabloid", 11, 17), ("a4", 210 / 25.4, 297 / 25.4), ("a3", 297 / 25.4, 420 / 25.4)])
+def test_sizes(tmp_path, size, width, height):
+    result, out = sign(tmp_path, "--sign-size", size)
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(out)
+    assert len(reader.pages) == 1, "the sign fits one sheet"
+    media = box(reader.pages[0], "/MediaBox")
+    assert media[2] - media[0] == pytest.approx(width * POINTS, abs=0.5)
+    assert media[3] - media[1] == pytest.approx(height * POINTS, abs=0.5)
+
+
+def test_print_proof_has_bleed_and_crop_marks(tmp_path):
+    result, out = sign(tmp_path, "--print", "--sign-size", "tabloid")
+    assert result.exit_code == 0, result.output
+    page = PdfReader(out).pages[0]
+    media, trim = box(page, "/MediaBox"), box(page, "/TrimBox")
+    assert trim[2] - trim[0] == pytest.approx(11 * POINTS, abs=0.5)
+    assert media[2] - media[0] > trim[2] - trim[0] + 2 * 0.125 * POINTS - 0.5  # bleed, and room for the marks
+    bleed = box(page, "/BleedBox")
+    assert bleed[2] - bleed[0] == pytest.approx((11 + 0.25) * POINTS, abs=0.5)
+
+
+def test_the_sign_carries_every_paytable_the_limits_and_draft(tmp_path):
+    result, out = sign(tmp_path)
+    text = re.sub(r"\s+", " ", PdfReader(out).pages[0].extract_text())
+    assert "$5 minimum, $200 maximum" in text
+    assert "500 to 1" in text and "250 to 1" in text and "Push" in text
+    assert "$50,000" in text  # Pennsylvania shows the payout limit on a sign here (58 Pa. Code § 674a.2(b)(6))
+    assert "DRAFT" in text
+
+
+def test_final_sign_has_no_draft_and_is_reproducible(tmp_path):
+    result, out = sign(tmp_path, "--final")
+    assert result.exit_code == 0, result.output
+    first = out.read_bytes()
+    assert "DRAFT" not in PdfReader(io.BytesIO(first)).pages[0].extract_text()
+    result, out = sign(tmp_path, "--final")
+    assert out.read_bytes() == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sign.pdf"]
+
+
+def test_invalid_offering_writes_nothing(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(PA.read_text().replace("minimum: 5, maximum: 200", "minimum: 500, maximum: 200"))
+    result, out = sign(tmp_path, sample=broken)
+    assert result.exit_code == 1
+    assert "error:" in result.stdout
+    assert not out.exists()
+
+
+def test_final_without_signoffs_is_refused(tmp_path):
+    unsigned = tmp_path / "unsigned.yaml"
+    unsigned.write_text(PA.read_text().split("signoff:")[0])
+    result, out = sign(tmp_path, "--final", sample=unsigned)
+    assert result.exit_code == 1
+    assert not out.exists()
+
+
+def test_bad_size_and_unreadable_file(tmp_path):
+    result, _ = sign(tmp_path, "--sign-size", "poster")
+    assert result.exit_code == 2
+    result, _ = sign(tmp_path, sample=tmp_path / "missing.yaml")
+    assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.stem)
+def test_every_sample_fits_one_letter_sheet(tmp_path, sample):
+    result, out = sign(tmp_path, sample=sample)
+    assert result.exit_code == 0, result.output
+    assert len(PdfReader(out).pages) == 1
