@@ -280,6 +280,11 @@ def test_without_trust_the_signer_is_named_but_not_checked(signed_filing):
     assert "not checked against a root" in report.verdict
 
 
+def test_a_build_folder_stands_for_its_rules_pdf(signed_filing):
+    report = verify_filing(signed_filing.parent)
+    assert report.exit_code == 0 and report.path == str(signed_filing)
+
+
 def test_an_unrelated_root_is_not_trusted(signed_filing, pki):
     report = verify_filing(signed_filing, trust=pki["other_ca"])
     assert report.exit_code == 1

@@ -181,6 +181,8 @@ def verify_filing(path, *, trust=None, rebuild: bool = False, strict: bool = Fal
     """
     began = time.perf_counter()
     path = Path(path)
+    if path.is_dir() and (path / "rules.pdf").is_file():  # a build folder: its rules.pdf is the filing
+        path = path / "rules.pdf"
     report = VerifyReport(str(path), strict=strict)
     roots = load_trust_roots(trust) if trust else None
     data = _read(path)
