@@ -274,3 +274,23 @@ def test_unwritable_output_is_exit_2(tmp_path):
     result = CliRunner().invoke(app, ["build", str(SAMPLES[0]), "--out", str(blocker)])
     assert result.exit_code == 2
     shutil.rmtree(tmp_path / "never", ignore_errors=True)
+
+
+def test_verify_rebuild_renders_the_same_rules_pdf(builds):
+    import json
+
+    built = builds[next(s.stem for s in SAMPLES if s.stem.startswith("pa"))]
+    manifest = json.loads(built.files["manifest.json"])
+    fresh = pipeline.render_rules_pdf_for_verify(source=built.sample.read_bytes(), name=built.sample.name, logo=None,
+                                                 manifest=manifest, signer=None)
+    assert fresh == built.files["rules.pdf"]
+
+
+def test_previous_revision_adds_a_changes_section(tmp_path):
+    sample = next(s for s in SAMPLES if s.stem.startswith("pa"))
+    new = tmp_path / "new.yaml"
+    new.write_text(sample.read_text().replace("  version: 1", "  version: 2").replace("maximum: 200", "maximum: 300"))
+    result = pipeline.build(new, pipeline.BuildOptions(out_dir=tmp_path / "out", previous=sample))
+    text = pdf_text(result.files["rules.pdf"])
+    assert "Changes from revision 1" in text
+    assert result.files["manifest.json"].count(b"changes") >= 1

@@ -17,8 +17,8 @@ from rulegen.render.environment import render_template
 SIGN_SIZES = {
     "letter": ("8.5in 11in", Decimal("1.0")),
     "a4": ("210mm 297mm", Decimal("1.0")),
-    "tabloid": ("11in 17in", Decimal("1.4")),
-    "a3": ("297mm 420mm", Decimal("1.4")),
+    "tabloid": ("11in 17in", Decimal("1.6")),
+    "a3": ("297mm 420mm", Decimal("1.6")),
 }
 BLEED = "0.125in"
 
