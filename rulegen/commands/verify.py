@@ -26,8 +26,9 @@ def print_report(report) -> None:
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify(
-        filing: Annotated[Path, typer.Argument(help="The filing's rules.pdf; outputs beside it are checked too.",
-                                               show_default=False)],
+        filing: Annotated[Path, typer.Argument(
+            metavar="FILING.pdf", show_default=False,
+            help="The filing's rules.pdf (or its build folder); the outputs beside it are checked too.")],
         trust: Annotated[list[Path] | None, typer.Option(
             "--trust", help="A CA certificate (PEM or DER) the signer's certificate must chain to; repeatable.",
             show_default=False)] = None,
@@ -39,8 +40,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check a built filing: signature over every byte, attachments, manifest, outputs, rules since the build.
 
-        Exit 0 only for a signed final filing whose every check passes; 1 for an unsigned draft or any failed
-        check; 2 when the file or --trust cannot be used.
+        Exit 0 only for a signed final filing whose every check passes; 1 for an unsigned draft or any
+        failed check; 2 when the file or --trust cannot be used.
         """
         from rulegen.filing import verify_filing
 
