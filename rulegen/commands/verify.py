@@ -40,8 +40,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check a built filing: signature over every byte, attachments, manifest, outputs, rules since the build.
 
-        Exit 0 only for a signed final filing whose every check passes; 1 for an unsigned draft or any
-        failed check; 2 when the file or --trust cannot be used.
+        Exit 0: a signed final filing, every check passed; 1: an unsigned draft or a failed check; 2: unusable.
         """
         from rulegen.filing import verify_filing
 
