@@ -70,6 +70,14 @@ def outcome_rows(section: dict | None) -> list[dict] | None:
     return found
 
 
+def decision_rows(main: dict) -> dict | None:
+    """How often each decision is reached and taken: {decision: {fold, 1x, 2x, 3x}} as the math layer gives it."""
+    decisions = _first(main, "decisions", "fold_frequency", "fold_frequencies", "later_decisions")
+    if not isinstance(decisions, dict):
+        return None
+    return {name: value for name, value in decisions.items() if isinstance(value, dict)} or None
+
+
 def main_chart(main: dict | None):
     rows = outcome_rows(main)
     if not rows:
@@ -87,6 +95,7 @@ def wheel_view(results: dict, spin_table: dict | None):
     segments = [{"label": "Top" if s["jackpot"] else f"${s['pays']:,}", "weight": s["weight"],
                  "highlight": s["jackpot"]} for s in spin_table["segments"]]
     return {
+        "weighted": spin_table["weighted"],
         "drawing": svg.wheel(segments),
         "return_per_wager": _first(spin, "return_per_wager"),
         "detail": spin or {},
@@ -107,7 +116,8 @@ def appendix_context(offering, jurisdiction, results: dict, *, draft) -> dict:
         "main_outcomes": outcome_rows(main),
         "main_chart": main_chart(main),
         "grid": strategy_grid(main.get("across_decision")),
-        "later_folds": _first(main, "fold_frequency", "fold_frequencies", "later_decisions", "decision_frequencies"),
+        "later_folds": decision_rows(main),
+        "decisions_note": (main.get("decisions") or {}).get("note") if isinstance(main.get("decisions"), dict) else None,
         "five": results.get("five_card_bonus"),
         "five_outcomes": outcome_rows(results.get("five_card_bonus")),
         "six": results.get("six_card_bonus"),
