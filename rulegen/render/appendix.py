@@ -61,7 +61,7 @@ def outcome_rows(section: dict | None) -> list[dict] | None:
     found = []
     for row in rows:
         found.append({
-            "outcome": _first(row, "outcome", "hand", "net", "label"),
+            "outcome": _first(row, "outcome", "hand_class", "hand", "net", "label"),
             "pays": _first(row, "pays", "payout", "odds"),
             "combinations": _first(row, "combinations", "count", "ways"),
             "probability": _first(row, "probability", "p"),
@@ -83,9 +83,9 @@ def main_chart(main: dict | None):
     if not rows:
         return None
     bars = [(str(r["outcome"]), float(r["probability"] or 0)) for r in rows]
-    labels = [f"{float(r['probability'] or 0):.4f}" for r in rows]
-    return svg.bar_chart(bars, title="Main game: probability of each net result (units of one ante)",
-                         value_labels=labels)
+    labels = ["" for _ in rows]  # the figures are in the table beside the chart; bars this many stay unlabelled
+    return svg.bar_chart(bars, title="Main game: probability of each net result per round, in antes (log scale)",
+                         value_labels=labels, log_scale=True)
 
 
 def wheel_view(results: dict, spin_table: dict | None):
@@ -97,10 +97,10 @@ def wheel_view(results: dict, spin_table: dict | None):
     return {
         "weighted": spin_table["weighted"],
         "drawing": svg.wheel(segments),
+        "m": spin or {},
         "return_per_wager": _first(spin, "return_per_wager"),
-        "detail": spin or {},
-        "return_by_mean_prize": _first(spin, "return_by_mean_prize", "return_as_function_of_mean_prize",
-                                       "return_function"),
+        "progressive": _first(spin, "progressive"),
+        "community_value": _first(spin, "community_value") or [],
     }
 
 
