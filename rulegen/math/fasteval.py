@@ -81,31 +81,44 @@ def _five_card_counts(card_key, card_bit, nonflush, flush):
 
 @njit(cache=True, parallel=True)
 def _six_card_counts(card_key, card_bit, nonflush, flush):
-    # One row of counts per first card, summed after: no shared writes between threads.
+    """Best five of six over every six-card set. Five of the six five-card subsets contain the last card f,
+    so their rank-key sums are a four-card partial sum (fixed above the f loop) plus f's key. Sets holding
+    five or more of one suit (about 1%) take the slow path through eval5."""
     rows = np.zeros((52, 7462), dtype=np.int64)
+    nibble = np.zeros(52, dtype=np.int64)
+    for card in range(52):
+        nibble[card] = np.int64(1) << (4 * (card & 3))
     for a in prange(52):
         for b in range(a + 1, 52):
             for c in range(b + 1, 52):
+                sabc = card_key[a] + card_key[b] + card_key[c]
                 for d in range(c + 1, 52):
+                    sabcd = sabc + card_key[d]
                     for e in range(d + 1, 52):
-                        abcde = eval5(a, b, c, d, e, card_key, card_bit, nonflush, flush)
+                        ke = card_key[e]
+                        s_abcde = sabcd + ke
+                        s_abce = sabc + ke
+                        s_abde = card_key[a] + card_key[b] + card_key[d] + ke
+                        s_acde = card_key[a] + card_key[c] + card_key[d] + ke
+                        s_bcde = card_key[b] + card_key[c] + card_key[d] + ke
+                        suits5 = nibble[a] + nibble[b] + nibble[c] + nibble[d] + nibble[e]
                         for f in range(e + 1, 52):
-                            best = abcde
-                            v = eval5(a, b, c, d, f, card_key, card_bit, nonflush, flush)
-                            if v > best:
-                                best = v
-                            v = eval5(a, b, c, e, f, card_key, card_bit, nonflush, flush)
-                            if v > best:
-                                best = v
-                            v = eval5(a, b, d, e, f, card_key, card_bit, nonflush, flush)
-                            if v > best:
-                                best = v
-                            v = eval5(a, c, d, e, f, card_key, card_bit, nonflush, flush)
-                            if v > best:
-                                best = v
-                            v = eval5(b, c, d, e, f, card_key, card_bit, nonflush, flush)
-                            if v > best:
-                                best = v
+                            suits = suits5 + nibble[f]
+                            if ((suits + 0x3333) & 0x8888) != 0:  # five or more of one suit
+                                best = eval5(a, b, c, d, e, card_key, card_bit, nonflush, flush)
+                                best = max(best, eval5(a, b, c, d, f, card_key, card_bit, nonflush, flush))
+                                best = max(best, eval5(a, b, c, e, f, card_key, card_bit, nonflush, flush))
+                                best = max(best, eval5(a, b, d, e, f, card_key, card_bit, nonflush, flush))
+                                best = max(best, eval5(a, c, d, e, f, card_key, card_bit, nonflush, flush))
+                                best = max(best, eval5(b, c, d, e, f, card_key, card_bit, nonflush, flush))
+                            else:
+                                kf = card_key[f]
+                                best = nonflush[s_abcde]
+                                best = max(best, nonflush[sabcd + kf])
+                                best = max(best, nonflush[s_abce + kf])
+                                best = max(best, nonflush[s_abde + kf])
+                                best = max(best, nonflush[s_acde + kf])
+                                best = max(best, nonflush[s_bcde + kf])
                             rows[a, best] += 1
     return rows.sum(axis=0)
 

@@ -1,0 +1,80 @@
+"""The Five Card Bonus (the five community cards, all 2,598,960 boards) and the Six Card Bonus (the player's
+two cards and four extra community cards, best five of six, all 20,358,520 six-card sets), exactly.
+
+Every board (six-card set) is equally likely, so a wager's return is the count-weighted mean of its payouts.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import cache
+
+from rulegen.evaluator import PAY_CLASSES
+
+FIVE_CARD_BOARDS = 2_598_960
+SIX_CARD_SETS = 20_358_520
+CODE_VERSION = "bonus-1"
+
+
+@cache
+def class_counts(cards: int) -> tuple[int, ...]:
+    """How many boards of `cards` (5 or 6) cards fall in each pay class (best five), memoised on disk too."""
+    from rulegen.math import cache as disk
+
+    key = disk.key("class_counts", CODE_VERSION, cards)
+    found = disk.load(key)
+    if isinstance(found, list) and len(found) == len(PAY_CLASSES) and sum(found) == _total(cards):
+        return tuple(found)
+    from rulegen.math import fasteval
+
+    strengths = fasteval.five_card_strength_counts() if cards == 5 else fasteval.six_card_strength_counts()
+    counts = tuple(fasteval.pay_class_counts(strengths))
+    assert sum(counts) == _total(cards)
+    disk.store(key, list(counts))
+    return counts
+
+
+def _total(cards: int) -> int:
+    return FIVE_CARD_BOARDS if cards == 5 else SIX_CARD_SETS
+
+
+def bonus_table(paytable, cards: int) -> dict:
+    """Outcome table, EV, house edge, hit frequency and standard deviation (per unit wagered)."""
+    counts = class_counts(cards)
+    total = _total(cards)
+    rows = []
+    ev = Fraction(0)
+    second = Fraction(0)
+    # Rows by what is paid: hand classes with the same payout merge only where the table names them together.
+    for index in range(len(PAY_CLASSES) - 1, -1, -1):
+        payout = paytable.payout(index)
+        probability = Fraction(counts[index], total)
+        ev += payout * probability
+        second += payout * payout * probability
+        rows.append({"hand_class": PAY_CLASSES[index], "combinations": counts[index],
+                     "probability": float(probability), "pays": _pays(payout),
+                     "return": float(payout * probability)})
+    variance = second - ev * ev
+    hits = sum(counts[i] for i in range(len(PAY_CLASSES)) if paytable.payout(i) > 0)
+    return {
+        "cards": cards, "boards": total, "outcomes": rows,
+        "ev": f"{ev.numerator}/{ev.denominator}", "house_edge": float(-ev), "return": float(1 + ev),
+        "hit_frequency": hits / total, "standard_deviation": math.sqrt(variance),
+    }
+
+
+def _pays(payout: Fraction):
+    if payout < 0:
+        return "loses"
+    if payout == 0:
+        return "push"
+    return f"{payout.numerator} to 1" if payout.denominator == 1 else f"{payout.numerator}/{payout.denominator} to 1"
+
+
+def five_card_bonus(paytable) -> dict:
+    return bonus_table(paytable, 5)
+
+
+def six_card_bonus(paytable) -> dict:
+    return bonus_table(paytable, 6)

@@ -1,0 +1,164 @@
+"""The most one player can win in one round betting the table minimum: the figure the payout-limit floor uses.
+
+Reading (ours): both antes at the table minimum and every raise (Across, Down, Middle) at 3x; plus the Five
+Card Bonus at its minimum when the limit covers it (58 Pa. Code § 674a.12(d) excludes it in Pennsylvania);
+Bonus Spin prizes are not counted (they are paid by the progressive system); a house Six Card Bonus is not
+counted either. "Win" is what the winning wagers are paid (a losing wager is not netted against it).
+
+The maximum is exact, over every deal. The main game depends on the three cards both hands share (the hole
+cards and the middle card, as a set T) and the two pairs of outside cards; the Five Card Bonus on the two pairs
+and which card of T is the middle card. For each T the pay classes of T + every pair are computed, and pairs
+are searched best first with a bound (main game's best possible + the bonus's top payout) that stops the
+search as soon as nothing left can beat the best total found: exact, and fast.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+
+from rulegen.game import MAIN_WAGERS
+
+CODE_VERSION = "maxwin-1"
+READING = ("both antes at the table minimum and every raise at 3x, plus the Five Card Bonus at its minimum when the "
+           "payout limit covers it (58 Pa. Code § 674a.12(d) excludes it in Pennsylvania); Bonus Spin prizes are not "
+           "counted (paid by the progressive system), nor is a Six Card Bonus; a win is what the winning wagers are "
+           "paid, losing wagers not deducted")
+
+
+@dataclass(frozen=True)
+class MaxWin:
+    amount: Decimal
+    detail: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+@lru_cache(maxsize=None)
+def _kernels():
+    from rulegen.math.maxwin_kernels import bounds, search
+
+    return bounds, search
+
+
+def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None, counted: frozenset[str] = frozenset()) -> MaxWin:
+    """The exact maximum win per round at the minimum wager (see the module's reading); memoised in process
+    and on disk."""
+    ante_minimum = Decimal(str(ante_minimum))
+    five = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
+    counted = frozenset(counted)
+    main_counted = tuple(w for w in MAIN_WAGERS if w in counted) or MAIN_WAGERS
+    use_five = five is not None and rules.five_card_bonus is not None and (not counted or "five_card_bonus" in counted)
+    fcb_table = rules.five_card_bonus if use_five else None
+    return _max_win(rules.criss_cross, rules.ante, fcb_table, ante_minimum, five if use_five else None, main_counted)
+
+
+@lru_cache(maxsize=256)
+def _max_win(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None, main_counted: tuple) -> MaxWin:
+    from rulegen.math import cache as disk
+
+    key = disk.key("max_win", CODE_VERSION, criss_cross.canonical(), ante.canonical(),
+                   fcb_table.canonical() if fcb_table else None, str(ante_minimum), str(five), list(main_counted))
+    found = disk.load(key)
+    if isinstance(found, dict) and "amount" in found and "detail" in found:
+        return MaxWin(Decimal(found["amount"]), found["detail"])
+    main_only = _search(criss_cross, ante, None, ante_minimum, None, main_counted)
+    with_bonus = _search(criss_cross, ante, fcb_table, ante_minimum, five, main_counted) if fcb_table else None
+    chosen = with_bonus or main_only
+    detail = {
+        "reading": READING,
+        "ante_minimum": _num(ante_minimum),
+        "wagers": chosen["wagers"],
+        "per_wager_win": chosen["per_wager_win"],
+        "cards": chosen["cards"],
+        "hands": chosen["hands"],
+        "main_game_only": {"amount": _num(main_only["amount"]), "cards": main_only["cards"],
+                           "hands": main_only["hands"], "per_wager_win": main_only["per_wager_win"]},
+        "with_five_card_bonus": ({"amount": _num(with_bonus["amount"]), "cards": with_bonus["cards"],
+                                  "hands": with_bonus["hands"], "per_wager_win": with_bonus["per_wager_win"]}
+                                 if with_bonus else None),
+        "five_card_bonus_counted": with_bonus is not None,
+        "summary": _summary(chosen, ante_minimum, five),
+    }
+    result = MaxWin(chosen["amount"], detail)
+    disk.store(key, {"amount": str(result.amount), "detail": detail})
+    return result
+
+
+def _num(value: Decimal):
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _summary(chosen, ante_minimum, five) -> str:
+    text = (f"antes {_show(ante_minimum)} each and 3x raises of {_show(3 * ante_minimum)}: "
+            f"{chosen['hands']['across']} Across, {chosen['hands']['down']} Down")
+    if five is not None:
+        text += f", Five Card Bonus {_show(five)} on {chosen['hands']['five_card_bonus']}"
+    return text
+
+
+def _show(amount: Decimal) -> str:
+    return f"${int(amount):,}" if amount == amount.to_integral_value() else f"${amount:,.2f}"
+
+
+def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None, main_counted: tuple) -> dict:
+    import numpy as np
+
+    from rulegen.cards import Card, format_cards
+    from rulegen.evaluator import strength_arrays
+    from rulegen.game import GameRules, settle_round
+    from rulegen.math.main_game import pair_cards
+
+    # Integer money: cents times the LCM of the odds' denominators.
+    tables = [criss_cross, ante] + ([fcb_table] if fcb_table else [])
+    scale = math.lcm(*(Fraction(p).denominator for t in tables for p in t.payouts))
+    unit = 100 * scale
+    ante_units = int(ante_minimum * unit)
+
+    def win(payout: Fraction, wager_units: int) -> int:
+        return int(max(payout, 0) * wager_units)
+
+    hand_value = np.array([(win(ante.payout(k), ante_units) if "ante_across" in main_counted else 0)
+                           + (win(criss_cross.payout(k), 3 * ante_units) if "across" in main_counted else 0)
+                           for k in range(11)], dtype=np.int64)
+    # the Across and Down wagers are symmetric in the search (both T + a pair); count them alike
+    if ("ante_across" in main_counted) != ("ante_down" in main_counted) or \
+            ("across" in main_counted) != ("down" in main_counted):
+        raise ValueError("a payout limit that counts only one of the Across/Down wagers is not supported")
+    mid_value = np.array([win(criss_cross.payout(k), 3 * ante_units) if "middle" in main_counted else 0
+                          for k in range(11)], dtype=np.int64)
+    if fcb_table is not None:
+        bonus_value = np.array([win(fcb_table.payout(k), int(five * unit)) for k in range(11)], dtype=np.int64)
+    else:
+        bonus_value = np.zeros(11, dtype=np.int64)
+    card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
+    pay = pay_of.astype(np.int64)
+    bounds, search = _kernels()
+    pairs = pair_cards()
+    triples, upper = bounds(card_key, card_bit, nonflush, flush, pay, hand_value, mid_value, pairs)
+    order = np.argsort(-upper, kind="mergesort")
+    best, best_main, found = search(order, triples, upper, card_key, card_bit, nonflush, flush, pay, hand_value,
+                                    mid_value, bonus_value, int(bonus_value.max()), pairs)
+    t, m, pa, pd = (int(v) for v in found[:4])
+    middle = Card(m)
+    hole = tuple(Card(int(c)) for c in triples[t] if int(c) != m)
+    across = (Card(int(pairs[pa, 0])), Card(int(pairs[pa, 1])))
+    down = (Card(int(pairs[pd, 0])), Card(int(pairs[pd, 1])))
+    # Settle the round the search found with the game layer: the figure is the game's own payment.
+    rules = GameRules(criss_cross=criss_cross, ante=ante, five_card_bonus=fcb_table)
+    settlement = settle_round(rules, hole, across, down, (middle,), ante_minimum, (3, 3, 3),
+                              five_card_bonus=five if fcb_table is not None else None)
+    counted = set(main_counted) | ({"five_card_bonus"} if fcb_table is not None else set())
+    per_wager = {line.wager: _num(max(line.net, Decimal(0))) for line in settlement.lines if line.wager in counted}
+    amount = sum((max(line.net, Decimal(0)) for line in settlement.lines if line.wager in counted), Decimal(0))
+    assert amount * unit == best, "the search and the game layer disagree on the maximum win"
+    wagers = {w: _num(ante_minimum * (1 if w.startswith("ante") else 3)) for w in main_counted}
+    if fcb_table is not None:
+        wagers["five_card_bonus"] = _num(five)
+    hands = {"across": settlement.hands["across"], "down": settlement.hands["down"]}
+    if "five_card_bonus" in settlement.hands:
+        hands["five_card_bonus"] = settlement.hands["five_card_bonus"]
+    return {"amount": amount, "wagers": wagers, "per_wager_win": per_wager, "hands": hands,
+            "cards": {"hole": format_cards(hole), "across": format_cards(across), "down": format_cards(down),
+                      "middle": str(middle)}}
