@@ -46,11 +46,11 @@ ANTE_TABLE_READING = (
     "paid as in New Jersey and Pennsylvania: even money on a pair of jacks or better, a push on a pair of 6s "
     "through 10s (N.J.A.C. 13:69F-40.11(a); 58 Pa. Code § 674a.12(a)).")
 BONUS_SPIN_AFTER_FOLD_READING = (
-    "A Bonus Spin wager stays in action after a fold: it is decided by the hole cards alone, and no text lists it "
-    "among the wagers a fold forfeits (MLGCA Criss Cross Poker Standard Rules, Chapter 11 §B(2), §D(1), §F(1) name "
-    "the Ante, Across and Down wagers); the Five Card Bonus, the nearest wager, is expressly resolved regardless of "
-    "fold decisions (N.J.A.C. 13:69F-40.11(b)). N.J.A.C. 13:69F-40.10(e) and (g) speak of forfeiting \"all previous "
-    "wagers\"; a facility that reads them to include the Bonus Spin wager must say so in its rules.")
+    "A Bonus Spin wager is lost when its player folds: no text says so outright, but a fold forfeits \"all previous "
+    "wagers\" (N.J.A.C. 13:69F-40.10(e), (g)), the folded cards go to the discard rack, and Bonus Spin winners are "
+    "determined among the remaining players (N.J.A.C. 13:69F-40.10(i)); only the Five Card Bonus is expressly "
+    "resolved regardless of fold decisions (N.J.A.C. 13:69F-40.11(b); MLGCA Criss Cross Poker Standard Rules, "
+    "Chapter 11 §B(3)).")
 BONUS_SPIN_PAYMENT_READING = (
     "A Bonus Spin wager is collected in every round and a triggering hand is paid the amount the wheel lands on "
     "(MLGCA Criss Cross Poker Standard Rules, Chapter 12 §D(5); N.J.A.C. 13:69F-40.10(i)2: the dealer pays the "
@@ -387,7 +387,11 @@ def settle_round(rules: GameRules, hole, across, down, middle, ante, bets: Seque
         amount = _amount(bonus_spin_wager, "the Bonus Spin wager")
         triggered = bonus_spin_triggered(spin.trigger, hole_cards)
         trigger_words = spin.trigger.replace("_", " ")
-        if triggered:
+        if fold_at is not None:
+            lines.append(SettlementLine("bonus_spin", amount, f"{trigger_words if triggered else 'no trigger'} "
+                                        f"({format_cards(hole_cards)})",
+                                        f"forfeit (fold at {DECISIONS[fold_at]})", -amount))
+        elif triggered:
             if wheel_symbol is None:
                 raise UsageError(f"the hole cards trigger the Bonus Spin ({trigger_words}): give the symbol the wheel "
                                  "landed on")

@@ -44,6 +44,8 @@ def bonus_spin_math(spin, other_players=range(0, 6), meter: Decimal | None = Non
         "wager": float(spin.wager),
         "return_per_mean_prize": _f(p / wager),
         "break_even_mean_prize": _money(wager / p),
+        "trigger_note": "every triggering deal counts; a player who folds a triggering hand loses the wager "
+                        "(see the Bonus Spin fold reading), a choice the player controls",
         "return_formula": f"return = {TRIGGER_COMBINATIONS[spin.trigger]}/{HOLE_PAIRS} x mean prize / {spin.wager}",
         "top_prize_kind": spin.top_prize_kind,
         "top_prize_amount": float(spin.top_prize_amount) if spin.top_prize_amount is not None else None,

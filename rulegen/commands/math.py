@@ -1,0 +1,152 @@
+"""`rulegen math FILE [--json] [--no-cache]`: the paytable math of one offering."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rulegen.commands._common import exits_cleanly
+from rulegen.errors import ExitCode
+
+
+def spec_json(report: dict) -> dict:
+    """The spec's keys first (a wager not offered is null), then the par-sheet detail."""
+    main = report["main_game"]
+    out = {
+        "main_game": main,
+        "five_card_bonus": report["five_card_bonus"],
+        "six_card_bonus": report["six_card_bonus"],
+        "bonus_spin": report["bonus_spin"],
+        "max_win_per_round_at_minimum": report["max_win_per_round_at_minimum"],
+        "max_win": report["max_win"],
+    }
+    for key, value in report.items():
+        out.setdefault(key, value)
+    return out
+
+
+def _pct(value) -> str:
+    return "—" if value is None else f"{100 * value:.4f}%"
+
+
+def print_tables(report: dict, title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    main = report["main_game"]
+    table = Table(title=f"{title}: main game (optimal strategy; per unit of one ante)")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for label, value in (
+            ("house edge per ante", _pct(main["house_edge_per_ante"])),
+            ("house edge per initial wager (both antes)", _pct(main["house_edge_per_initial_wager"])),
+            ("element of risk", _pct(main["element_of_risk"])),
+            ("average total wager (antes)", f"{main['average_total_wager']:.6f}"),
+            ("hit frequency", _pct(main["hit_frequency"])),
+            ("standard deviation (antes)", f"{main['standard_deviation']:.6f}"),
+            ("Across: fold / 1x / 3x", " / ".join(_pct(main["decisions"]["across"][k]) for k in ("fold", "1x", "3x"))),
+            ("Down: fold / 1x / 3x", " / ".join(_pct(main["decisions"]["down"][k]) for k in ("fold", "1x", "3x"))),
+            ("Middle: fold / 1x / 3x", " / ".join(_pct(main["decisions"]["middle"][k]) for k in ("fold", "1x", "3x"))),
+            ("tie rule", main["tie_rule"])):
+        table.add_row(label, value)
+    monte = main.get("monte_carlo")
+    if monte:
+        table.add_row(f"Monte Carlo ({monte['rounds']:,} rounds, 99%)",
+                      f"{monte['interval'][0]:.5f} .. {monte['interval'][1]:.5f} "
+                      f"({'covers' if monte['covers_exact'] else 'MISSES'} {monte['exact_ev_per_ante']:.5f})")
+    console.print(table)
+
+    fold = [hand for hand, choice in main["across_decision"].items() if choice == "fold"]
+    raise3 = [hand for hand, choice in main["across_decision"].items() if choice == "3x"]
+    console.print(f"Across decision: 3x on {', '.join(raise3) or 'none'}; fold {', '.join(fold) or 'none'}; "
+                  "1x on every other starting hand.")
+
+    side = Table(title="Side wagers")
+    side.add_column("wager")
+    side.add_column("house edge", justify="right")
+    side.add_column("hit frequency", justify="right")
+    for name, key in (("Five Card Bonus", "five_card_bonus"), ("Six Card Bonus", "six_card_bonus")):
+        section = report.get(key)
+        if section:
+            side.add_row(name, _pct(section["house_edge"]), _pct(section["hit_frequency"]))
+    spin = report.get("bonus_spin")
+    if spin:
+        if spin.get("return_per_wager") is not None:
+            side.add_row("Bonus Spin", _pct(1 - spin["return_per_wager"]), _pct(spin["trigger_probability"]))
+        else:
+            side.add_row("Bonus Spin", f"needs the wheel's weights; 100% return at a mean prize of "
+                                       f"${spin['break_even_mean_prize']:,.2f}", _pct(spin["trigger_probability"]))
+    console.print(side)
+    detail = report["max_win"]["detail"]
+    console.print(f"Maximum win per round at the minimum: ${report['max_win_per_round_at_minimum']:,} "
+                  f"({detail.get('summary', '')})")
+    cap = report.get("payout_cap")
+    if cap:
+        for row in cap["at"]:
+            console.print(f"Payout cap ${cap['amount']:,} at a ${row['ante']:,} ante: binds in "
+                          f"{row['probability_cap_binds']:.3e} of rounds, removes ${row['ev_removed_per_round_dollars']:.6f} "
+                          "per round (not in the house edge)")
+    for note in report.get("notes") or []:
+        console.print(f"note: {note}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("math")
+    def math_command(
+        file: Annotated[Path, typer.Argument(help="The offering file.", show_default=False)],
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (the spec's keys).")] = False,
+        no_cache: Annotated[bool, typer.Option("--no-cache", help="Recompute; neither read nor write the cache.")] = False,
+    ) -> None:
+        """The paytable math of the offering: exact main-game analysis, bonus edges, maximum win per round."""
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with exits_cleanly():
+            from decimal import Decimal
+
+            from rulegen.jurisdiction import game_rules_for, jurisdiction_for
+            from rulegen.offering import load_offering
+            from rulegen.validate import validate_offering
+
+            offering = load_offering(file, str(file))
+            findings = validate_offering(offering)
+            errors = [f for f in findings if f.level == "error"]
+            if errors:
+                for finding in errors:
+                    typer.echo(finding.format(), err=True)
+                typer.echo(f"rulegen: error: {file} has {len(errors)} error(s); fix them before computing its math",
+                           err=True)
+                raise typer.Exit(code=int(ExitCode.INVALID))
+            data = offering.data
+            jurisdiction = jurisdiction_for(data)
+            rules = game_rules_for(data)
+            ante = (data.get("limits") or {}).get("ante") or {}
+            five = data.get("five_card_bonus") or {}
+            counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
+            console = Console(stderr=True)
+            show = console.is_terminal or bool(os.environ.get("RULEGEN_PROGRESS"))
+            with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                          TimeElapsedColumn(), console=console, transient=True, disable=not show) as progress:
+                task = progress.add_task("main game: starting hands", total=169)
+
+                def advance(done: int, total: int) -> None:
+                    progress.update(task, completed=done, total=total)
+
+                from rulegen.math.report import math_report
+
+                report = math_report(
+                    rules,
+                    ante_minimum=Decimal(str(ante["minimum"])),
+                    ante_maximum=Decimal(str(ante["maximum"])) if ante.get("maximum") is not None else None,
+                    five_card_bonus_minimum=Decimal(str(five["minimum"])) if five.get("minimum") is not None else None,
+                    payout_limit_counted=frozenset(counted.value) if counted and counted.value else frozenset(),
+                    use_cache=not no_cache, progress=advance)
+            if as_json:
+                typer.echo(json.dumps(spec_json(report), indent=2))
+            else:
+                print_tables(report, str(file))
