@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import os
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -522,6 +523,9 @@ def logo_problem(offering: Offering, logo: str) -> str | None:
     if candidate.is_absolute():
         return "a logo path is relative to the offering file's folder, not absolute"
     folder = offering.folder
+    lexical = Path(os.path.normpath(folder / candidate))
+    if folder != lexical and folder not in lexical.parents:
+        return "the path leads outside the offering file's folder; the logo must be inside it"
     try:
         resolved = (folder / candidate).resolve(strict=True)
     except (OSError, RuntimeError):
