@@ -1,0 +1,50 @@
+"""The disk cache: atomic entries with a checksum; a corrupt or half-written entry is ignored."""
+
+import json
+
+from rulegen.math import cache as disk
+
+
+def test_round_trip_and_corruption(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
+    key = disk.key("test", [1, 2, 3])
+    assert disk.load(key) is None
+    assert disk.store(key, {"a": 1, "b": [1, 2]})
+    assert disk.load(key) == {"a": 1, "b": [1, 2]}
+    path = tmp_path / f"{key}.json"
+    document = json.loads(path.read_text())
+    document["payload"]["a"] = 2  # a changed figure: the checksum no longer matches
+    path.write_text(json.dumps(document))
+    assert disk.load(key) is None
+    path.write_text(path.read_text()[:20])  # half-written
+    assert disk.load(key) is None
+    path.write_bytes(b"\xff\xfe")
+    assert disk.load(key) is None
+    assert not list(tmp_path.glob(".tmp-*"))
+
+
+def test_keys_differ_by_content():
+    assert disk.key("main_game", ["1", "2"]) != disk.key("main_game", ["1", "3"])
+
+
+def test_unwritable_cache_is_skipped(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(blocker / "sub"))
+    assert disk.store("k", {"a": 1}) is False
+    assert disk.load("k") is None
+
+
+def test_corrupt_analysis_entry_is_recomputed(tmp_path, monkeypatch):
+    from rulegen.game import STANDARD_RULES
+    from rulegen.math import main_game as mg
+
+    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
+    calls = []
+    monkeypatch.setattr(mg, "_analyse", lambda cc, ante, progress, rounds: calls.append(1) or {"x": len(calls)})
+    assert mg.analyse_main_game(STANDARD_RULES) == {"x": 1}
+    assert mg.analyse_main_game(STANDARD_RULES) == {"x": 1}  # from the cache
+    (entry,) = tmp_path.glob("*.json")
+    entry.write_text(entry.read_text().replace('"x":1', '"x":7'))
+    assert mg.analyse_main_game(STANDARD_RULES) == {"x": 2}  # recomputed, never trusted
+    assert mg.analyse_main_game(STANDARD_RULES, use_cache=False) == {"x": 3}

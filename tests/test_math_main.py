@@ -1,0 +1,79 @@
+"""The exact main-game analysis: a few starting hands recomputed by an independent brute-force loop (every
+across pair, down pair and middle card, no symmetry or linearity), exact integer agreement; the full analysis
+is marked slow."""
+
+import importlib.util
+import os
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS, STANDARD_RULES, Paytable
+from rulegen.math import main_game as mg
+
+_spec = importlib.util.spec_from_file_location("conftest_math", Path(__file__).with_name("conftest_math.py"))
+conftest_math = sys.modules.setdefault("conftest_math", importlib.util.module_from_spec(_spec))
+if not hasattr(conftest_math, "brute_force_hand"):
+    _spec.loader.exec_module(conftest_math)
+
+HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 10,
+                               "flush": 8, "straight": 5, "three_of_a_kind": 3, "two_pair": 2,
+                               "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+ODD = Paytable.from_mapping({"royal_flush": 400, "straight_flush": 75, "four_of_a_kind": 30, "full_house": 9,
+                             "flush": Fraction(13, 2), "straight": 4, "three_of_a_kind": 3, "two_pair": 2,
+                             "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+
+
+def _hands(*names):
+    return [h for h in mg.starting_hands() if h.name in names]
+
+
+@pytest.mark.parametrize("criss_cross, names", [
+    (STANDARD_CRISS_CROSS, ("AKs", "72o", "22")),
+    (HOUSE, ("QJs",)),
+    (ODD, ("T9o",)),
+])
+def test_kernel_equals_brute_force(criss_cross, names):
+    hands, results, scale, _ = mg.run_kernel(criss_cross, STANDARD_ANTE, _hands(*names))
+    for hand, result in zip(hands, results):
+        brute_scale, fold, one, three = conftest_math.brute_force_hand(hand.cards, criss_cross, STANDARD_ANTE)
+        assert brute_scale == scale
+        assert [int(v) for v in result[0]] == [fold, one, three], hand.name
+        # the distribution of this hand sums to its deals and its mean is the chosen value
+        net_hist = result[6]
+        assert int(net_hist.sum()) == mg.LEAVES_PER_HAND
+        assert int(result[7].sum()) == mg.LEAVES_PER_HAND
+
+
+def test_starting_hands_and_orbits():
+    hands = mg.starting_hands()
+    assert len(hands) == 169 and sum(h.combinations for h in hands) == 1326
+    assert hands[0].name == "AA" and hands[1].name == "AKs" and hands[2].name == "AKo"
+    for hand in _hands("AA", "AKs", "AKo"):
+        reps, weights, canonical = mg.across_orbits(hand)
+        assert weights.sum() == 1225
+    # suited hands: the three other suits are interchangeable, so orbits are up to 6 pairs
+    assert len(mg.across_orbits(_hands("AKs")[0])[0]) < len(mg.across_orbits(_hands("AKo")[0])[0])
+
+
+def test_integer_payouts_scale():
+    scale, ante, cc = mg.integer_payouts(ODD, STANDARD_ANTE)
+    assert scale == 2 and cc[6] == 13 and cc[0] == -2
+
+
+def test_non_monotone_table_refused():
+    bad = Paytable.from_mapping({"flush": 8, "straight": 9, "pair_jacks_or_better": 1})
+    with pytest.raises(ValueError):
+        mg.run_kernel(bad, STANDARD_ANTE, _hands("AA"))
+
+
+@pytest.mark.slow
+def test_full_analysis_standard(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
+    result = mg.analyse_main_game(STANDARD_RULES, use_cache=False)
+    assert result["rounds"] == 84_307_405_600
+    assert Fraction(result["ev_per_ante"]) == Fraction(-579091, 6689228)
+    assert result["across_decision"]["AA"] == "3x" and result["across_decision"]["32o"] == "fold"
+    assert result["monte_carlo"]["covers_exact"]
