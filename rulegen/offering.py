@@ -180,7 +180,7 @@ def _compose(text: str, display: str):
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError
 
-    parser = YAML(typ="rt")
+    parser = YAML(typ="safe", pure=True)  # events only; the round-trip parser would also gather comments
     positions: dict[Path_, tuple[int, int]] = {}
     key_positions: dict[Path_, tuple[int, int]] = {}
     duplicates: list[Finding] = []
