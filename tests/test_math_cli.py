@@ -1,0 +1,88 @@
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from rulegen.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("math-cache")
+
+
+@pytest.fixture(autouse=True)
+def _cache(cache_dir, monkeypatch):
+    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(cache_dir))
+
+
+def sample(name):
+    from rulegen.resources import samples_dir
+
+    return str(samples_dir() / name)
+
+
+def test_json_keys_pa():
+    result = runner.invoke(app, ["math", sample("pa-five-card-bonus.yaml"), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    main = data["main_game"]
+    for key in ("house_edge_per_ante", "house_edge_per_initial_wager", "element_of_risk", "average_total_wager",
+                "hit_frequency", "standard_deviation", "across_decision"):
+        assert isinstance(main[key], (int, float, dict)), key
+    assert len(main["across_decision"]) == 169
+    assert set(main["across_decision"].values()) <= {"fold", "1x", "2x", "3x"}
+    assert main["house_edge_per_initial_wager"] == pytest.approx(main["house_edge_per_ante"] / 2)
+    assert 0 < data["five_card_bonus"]["house_edge"] < 0.1
+    assert data["six_card_bonus"] is None and data["bonus_spin"] is None
+    # PA's limit does not cover the Five Card Bonus: the main game alone at the $5 minimum (sample's minimum)
+    assert data["max_win_per_round_at_minimum"] == data["max_win"]["amount"]
+    assert data["max_win"]["detail"]["cards"]
+    assert main["monte_carlo"]["covers_exact"]
+
+
+def test_text_and_cache(monkeypatch):
+    result = runner.invoke(app, ["math", sample("pa-five-card-bonus.yaml")])
+    assert result.exit_code == 0, result.output
+    assert "house edge per ante" in result.stdout and "Maximum win per round" in result.stdout
+
+
+def test_no_cache_is_passed_through(monkeypatch):
+    from rulegen.math import report
+
+    seen = []
+    real = report.math_report
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["use_cache"])
+        return real(*args, **{**kwargs, "use_cache": True})  # the figures from the warm cache; the flag is what counts
+
+    monkeypatch.setattr(report, "math_report", spy)
+    result = runner.invoke(app, ["math", sample("pa-five-card-bonus.yaml"), "--json", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert seen == [False]
+
+
+def test_house_sample():
+    result = runner.invoke(app, ["math", sample("house-six-card-bonus.yaml"), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["six_card_bonus"]["house_edge"] > 0
+    assert data["payout_cap"]["amount"] == 3000
+    assert [row["which"] for row in data["payout_cap"]["at"]] == ["minimum", "maximum"]
+
+
+def test_bonus_spin_sample_without_weights():
+    result = runner.invoke(app, ["math", sample("nj-bonus-spin.yaml"), "--json"])
+    assert result.exit_code == 0, result.output
+    spin = json.loads(result.stdout)["bonus_spin"]
+    assert spin["trigger_probability"] == pytest.approx(78 / 1326)
+    if not spin["weights_given"]:
+        assert spin["return_per_wager"] is None and spin["break_even_mean_prize"] > 0
+
+
+def test_missing_file_exits_2(tmp_path):
+    result = runner.invoke(app, ["math", str(tmp_path / "none.yaml")])
+    assert result.exit_code == 2

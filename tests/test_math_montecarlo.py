@@ -1,0 +1,55 @@
+"""Monte Carlo of the computed strategy: its compiled settlement equals rulegen.game on the same deals, and its
+99% interval covers the exact EV."""
+
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+
+from rulegen.cards import Card
+from rulegen.game import STANDARD_RULES, settle_round
+from rulegen.math import main_game as mg
+from rulegen.math import montecarlo as mc
+
+
+@lru_cache(maxsize=None)
+def _standard():
+    hands, results, scale, _ = mg.run_kernel(STANDARD_RULES.criss_cross, STANDARD_RULES.ante)
+    weights = [h.combinations for h in hands]
+    best = [int(r[0][{0: 0, 1: 1, 3: 2}[int(r[1])]]) for r in results]
+    ev = Fraction(sum(w * b for w, b in zip(weights, best)), scale * 1326 * mg.LEAVES_PER_HAND)
+    return mc.strategy_from_results(hands, results), ev
+
+
+def test_compiled_settlement_equals_game_layer():
+    strategy, _ = _standard()
+    deals, bets, nets, scale = mc.simulate(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, 3000, seed=11,
+                                           strategy=strategy)
+    folds = 0
+    for deal, bet, net in zip(deals.tolist(), bets.tolist(), nets.tolist()):
+        cards = [Card(c) for c in deal]
+        played = []
+        for b in bet:
+            played.append(b)
+            if b == 0:
+                break
+        folds += 0 in played
+        settlement = settle_round(STANDARD_RULES, cards[0:2], cards[2:4], cards[4:6], cards[6:7], Decimal(1), played)
+        assert Fraction(settlement.net) == Fraction(net, scale), (deal, played)
+    assert folds > 0
+
+
+def test_interval_covers_exact_ev():
+    strategy, ev = _standard()
+    result = mc.monte_carlo(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, ev, rounds=400_000, seed=5,
+                            strategy=strategy)
+    assert result["covers_exact"], result
+    assert result["interval"][0] < float(ev) < result["interval"][1]
+
+
+def test_seeded_and_reproducible():
+    strategy, _ = _standard()
+    a = mc.simulate(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, 60_000, seed=3, strategy=strategy)[2]
+    b = mc.simulate(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, 60_000, seed=3, strategy=strategy)[2]
+    assert (a == b).all()
