@@ -9,6 +9,8 @@ sibling and renamed over its target.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import re
 import shutil
@@ -25,20 +27,40 @@ def _describe(exc: OSError) -> str:
 
 
 def clean_stale(parent: Path, name: str) -> list[Path]:
-    """Remove the temporaries a killed run left beside `parent/name` (only ours, only for this name)."""
+    """Remove the temporaries a killed run left beside `parent/name` (only ours, only for this name).
+
+    A run killed between moving the previous build aside and moving the new one in leaves the previous
+    build as `.<name>.old-<pid>` and no `<name>`: that folder is put back, not removed.
+    """
     removed = []
     if not parent.is_dir():
         return removed
-    for entry in parent.iterdir():
+    target = parent / name
+    for entry in sorted(parent.iterdir()):
         match = _TEMPORARY.match(entry.name)
         if match is None or match["name"] != name:
             continue
         pid = int(re.search(r"-(\d+)", entry.name[len(name) + 1:]).group(1))
         if pid != os.getpid() and _alive(pid):
             continue  # another build of the same id is running right now; leave its work alone
+        if ".old-" in entry.name and entry.is_dir() and not target.exists():
+            os.rename(entry, target)  # the previous build, set aside by a run that died before the swap
+            continue
         _remove(entry)
         removed.append(entry)
     return removed
+
+
+@contextlib.contextmanager
+def _locked(parent: Path):
+    """Hold an exclusive lock on the output folder while its contents are swapped, so two builds of the
+    same offering at once publish one after the other (the later one wins, complete), never interleaved."""
+    descriptor = os.open(parent, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
 
 
 def _alive(pid: int) -> bool:
@@ -75,7 +97,8 @@ def publish_folder(target: Path, files: dict[str, bytes]) -> Path:
     target = Path(target)
     parent, name = target.parent, target.name
     prepare_parent(parent)
-    clean_stale(parent, name)
+    with _locked(parent):
+        clean_stale(parent, name)
     if target.exists() and not target.is_dir():
         raise OutputError(f"{target} exists and is not a folder; it was not replaced")
     staging = parent / f".{name}.new-{os.getpid()}"
@@ -90,16 +113,17 @@ def publish_folder(target: Path, files: dict[str, bytes]) -> Path:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
-        had_previous = target.exists()
-        if had_previous:
-            os.rename(target, aside)
-        try:
-            os.rename(staging, target)
-        except OSError:
+        with _locked(parent):
+            had_previous = target.exists()
             if had_previous:
-                os.rename(aside, target)  # put the previous build back
-            raise
-        _remove(aside)
+                os.rename(target, aside)
+            try:
+                os.rename(staging, target)
+            except BaseException:
+                if had_previous and not target.exists():
+                    os.rename(aside, target)  # put the previous build back, whatever stopped the swap
+                raise
+            _remove(aside)
     except OSError as exc:
         _remove(staging)
         raise OutputError(f"the build folder {target} cannot be written: {_describe(exc)}") from None
