@@ -561,7 +561,15 @@ def _run_build(args: list[str], passphrase: bytes | None = PASSPHRASE):
 
 
 @pytest.fixture(scope="module")
-def real_builds(tmp_path_factory, pki) -> dict[str, Path]:
+def math_cache(tmp_path_factory):
+    """The math of the builds (and of --rebuild) cached in a folder of this module's, not the user's cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RULEGEN_CACHE_DIR", str(tmp_path_factory.mktemp("math-cache")))
+        yield
+
+
+@pytest.fixture(scope="module")
+def real_builds(tmp_path_factory, pki, math_cache) -> dict[str, Path]:
     from rulegen.resources import samples_dir
 
     sample = samples_dir() / SAMPLE
@@ -588,7 +596,7 @@ def test_real_signed_final_build_verifies(real_builds, pki):
 
 
 @end_to_end
-def test_real_build_rebuilds_to_the_same_bytes(real_builds):
+def test_real_build_rebuilds_to_the_same_bytes(real_builds, math_cache):
     report = verify_filing(real_builds["final"], rebuild=True)
     rebuild = next(c for c in report.checks if c.name == "rebuild")
     assert rebuild.ok, rebuild.detail
@@ -620,7 +628,7 @@ def test_real_build_tampered_fails_with_a_reason(real_builds, tmp_path):
 
 @end_to_end
 @pytest.mark.parametrize("case", ["expired", "wrong passphrase", "missing"])
-def test_real_build_refuses_an_identity_that_cannot_sign(pki, tmp_path, case):
+def test_real_build_refuses_an_identity_that_cannot_sign(pki, tmp_path, case, math_cache):
     from rulegen.resources import samples_dir
 
     identity = {"expired": pki["expired"], "wrong passphrase": pki["signer"], "missing": tmp_path / "none.p12"}[case]
