@@ -73,7 +73,7 @@ def test_non_monotone_table_refused():
 def test_full_analysis_standard(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
     result = mg.analyse_main_game(STANDARD_RULES, use_cache=False)
-    assert result["rounds"] == 84_307_405_600
+    assert result["rounds"] == 84_284_272_800
     assert Fraction(result["ev_per_ante"]) == Fraction(-579091, 6689228)
     assert result["across_decision"]["AA"] == "3x" and result["across_decision"]["32o"] == "fold"
     assert result["monte_carlo"]["covers_exact"]
