@@ -43,7 +43,7 @@ def test_json_keys_pa():
     assert main["monte_carlo"]["covers_exact"]
 
 
-def test_text_and_cache(monkeypatch):
+def test_text_tables():
     result = runner.invoke(app, ["math", sample("pa-five-card-bonus.yaml")])
     assert result.exit_code == 0, result.output
     assert "house edge per ante" in result.stdout and "Maximum win per round" in result.stdout

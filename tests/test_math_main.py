@@ -3,7 +3,6 @@ across pair, down pair and middle card, no symmetry or linearity), exact integer
 is marked slow."""
 
 import importlib.util
-import os
 import sys
 from fractions import Fraction
 from pathlib import Path

@@ -39,7 +39,7 @@ N_PAIRS = 1326
 ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS = 1225, 1128, 46
 LEAVES_PER_HAND = ACROSS_PAIRS * DOWN_PAIRS * MIDDLE_CARDS  # 63,562,800
 TIE_RULE = "on an exact tie between two choices the strategy takes the smaller wager (fold before 1x before 3x)"
-CODE_VERSION = "main-game-3"  # bump when the analysis changes what it computes
+CODE_VERSION = "main-game-4"  # bump when the analysis changes what it computes
 
 
 @dataclass(frozen=True)
@@ -238,7 +238,6 @@ def _summarise(criss_cross, ante, hands, results, scale, net_low) -> dict:
     second = Fraction(sum(int(v) * int(v) * int(c) for v, c in zip(values, net_hist) if c), scale * scale * total_weight)
     variance = second - mean * mean
     # Wagered per deal: 2 antes, plus the bets made on the path to it.
-    across_deals = {k: v * LEAVES_PER_HAND for k, v in across_counts.items()}
     down_deals = down_counts * DOWN_PAIRS * MIDDLE_CARDS
     middle_deals = middle_counts * MIDDLE_CARDS
     average_wager = _average_wager(hands, results)
@@ -264,10 +263,13 @@ def _summarise(criss_cross, ante, hands, results, scale, net_low) -> dict:
             "middle": dict(zip(("fold", "1x", "3x"), (middle_deals / total_weight).tolist())),
             "note": "probability per round of reaching the decision and choosing each option",
         },
-        "ties": {"across_hands": int(ties[0]), "down_situations": int(ties[1]) * DOWN_PAIRS * MIDDLE_CARDS,
-                 "middle_situations_deals": int(ties[2]) * MIDDLE_CARDS, "rule": TIE_RULE,
-                 "middle_rule": "at the Middle decision, when the Middle bet's expected payout is exactly zero, "
-                                "1x and 3x tie and the strategy bets 1x"},
+        "ties": {"across_hole_combinations": int(ties[0]),
+                 "down_deals": int(ties[1]) * DOWN_PAIRS * MIDDLE_CARDS,
+                 "middle_deals": int(ties[2]) * MIDDLE_CARDS,
+                 "note": "deals (of all 84,284,272,800) on the strategy's path whose decision met an exact tie",
+                 "rule": TIE_RULE,
+                 "middle_rule": "at the Middle decision, when the Middle bet's expected payout is exactly zero, 1x "
+                                "and 3x tie and the strategy bets 1x"},
         "across_decision": strategy,
         "starting_hands": per_hand,
         "distribution": distribution,

@@ -8,8 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from rulegen.game import (BONUS_SPIN_AFTER_FOLD_READING, BONUS_SPIN_PAYMENT_READING, MIDDLE_BOTH_PUSH_READING,
-                          GameRules)
+from rulegen.game import BONUS_SPIN_PAYMENT_READING, GameRules
 
 
 
@@ -98,12 +97,7 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
     fcb_counted = five_minimum if (rules.five_card_bonus is not None and "five_card_bonus" in counted) else None
     max_win = max_win_per_round(rules, ante_minimum, fcb_counted, counted)
 
-    notes = list(rules.notes)
-    # the game layer's own readings, where the jurisdiction data gave none of its own
-    for reading in () if notes else (MIDDLE_BOTH_PUSH_READING,) + ((BONUS_SPIN_AFTER_FOLD_READING, BONUS_SPIN_PAYMENT_READING)
-                                                  if spin is not None else ()):
-        if reading not in notes:
-            notes.append(reading)
+    notes = list(rules.notes)  # the readings the jurisdiction data carries for these rules
     verification = [
         {"check": "main game: deals enumerated", "expected": 84_284_272_800, "computed": analysis["rounds"],
          "passed": analysis["rounds"] == 84_284_272_800},
@@ -133,6 +127,6 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
         "max_win": {"amount": _num(max_win.amount), "detail": max_win.detail},
         "payout_cap": payout_cap_section(analysis, rules.payout_limit, ante_minimum, ante_maximum),
         "paytables": analysis["paytables"],
-        "notes": notes,
+        "notes": notes + ([BONUS_SPIN_PAYMENT_READING] if spin is not None else []),
         "verification": verification,
     }
