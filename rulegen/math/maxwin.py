@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from rulegen.game import MAIN_WAGERS
 
-CODE_VERSION = "maxwin-1"
+CODE_VERSION = "maxwin-2"
 READING = ("both antes at the table minimum and every raise at 3x, plus the Five Card Bonus at its minimum when the "
            "payout limit covers it (58 Pa. Code § 674a.12(d) excludes it in Pennsylvania); Bonus Spin prizes are not "
            "counted (paid by the progressive system), nor is a Six Card Bonus; a win is what the winning wagers are "

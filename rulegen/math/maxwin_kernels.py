@@ -25,7 +25,7 @@ def bounds(card_key, card_bit, nonflush, flush, pay_of, hand_value, mid_value, p
     for i in prange(22100):
         x, y, z = triples[i, 0], triples[i, 1], triples[i, 2]
         best_hand = np.int64(0)
-        best_class = 0
+        best_mid = np.int64(0)
         for p in range(n_pairs):
             a, b = pair_cards[p, 0], pair_cards[p, 1]
             if a == x or a == y or a == z or b == x or b == y or b == z:
@@ -33,10 +33,12 @@ def bounds(card_key, card_bit, nonflush, flush, pay_of, hand_value, mid_value, p
             k = pay_of[eval5(x, y, z, a, b, card_key, card_bit, nonflush, flush)]
             if hand_value[k] > best_hand:
                 best_hand = hand_value[k]
-            if k > best_class:
-                best_class = k
-        upper[i] = 2 * best_hand + mid_value[best_class]
+            if mid_value[k] > best_mid:
+                best_mid = mid_value[k]
+        # each hand is at most the best single hand, the Middle at most its best payout: an upper bound
+        upper[i] = 2 * best_hand + best_mid
     return triples, upper
+
 
 @njit(cache=True)
 def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, hand_value, mid_value,
