@@ -86,3 +86,22 @@ def test_bonus_spin_sample_without_weights():
 def test_missing_file_exits_2(tmp_path):
     result = runner.invoke(app, ["math", str(tmp_path / "none.yaml")])
     assert result.exit_code == 2
+
+
+def test_invalid_offering_exits_1(tmp_path):
+    from rulegen.resources import samples_dir
+
+    text = (samples_dir() / "pa-five-card-bonus.yaml").read_text()
+    assert "positions: 6" in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("positions: 6", "positions: 9"))
+    result = runner.invoke(app, ["math", str(bad), "--json"])
+    assert result.exit_code == 1
+    assert "table.positions" in result.stderr and result.stdout == ""
+
+
+def test_not_yaml_exits_2(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("a: [")
+    result = runner.invoke(app, ["math", str(broken)])
+    assert result.exit_code == 2
