@@ -34,7 +34,8 @@ OUTPUTS = ("rules.pdf", "rules.html", "signage.pdf", "math-appendix.pdf", "manif
 def math_cache(tmp_path_factory):
     import os
 
-    folder = tmp_path_factory.mktemp("math-cache")
+    folder = tmp_path_factory.getbasetemp() / "rulegen-math-cache"  # shared with test_signage.py
+    folder.mkdir(exist_ok=True)
     previous = os.environ.get("RULEGEN_CACHE_DIR")
     os.environ["RULEGEN_CACHE_DIR"] = str(folder)
     yield folder

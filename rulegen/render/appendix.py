@@ -70,6 +70,15 @@ def outcome_rows(section: dict | None) -> list[dict] | None:
     return found
 
 
+def in_columns(rows: list | None, columns: int = 3) -> list[list] | None:
+    """Rows laid out down `columns` side-by-side groups (a long table printed compactly), top to bottom first."""
+    if not rows:
+        return None
+    height = -(-len(rows) // columns)
+    return [[rows[c * height + r] if c * height + r < len(rows) else None for c in range(columns)]
+            for r in range(height)]
+
+
 def decision_rows(main: dict) -> dict | None:
     """How often each decision is reached and taken: {decision: {fold, 1x, 2x, 3x}} as the math layer gives it."""
     decisions = _first(main, "decisions", "fold_frequency", "fold_frequencies", "later_decisions")
@@ -115,6 +124,7 @@ def appendix_context(offering, jurisdiction, results: dict, *, draft) -> dict:
         "paytables": tables.offering_paytables(data, jurisdiction),
         "main_outcomes": outcome_rows(main),
         "main_chart": main_chart(main),
+        "main_columns": in_columns(outcome_rows(main)),
         "grid": strategy_grid(main.get("across_decision")),
         "later_folds": decision_rows(main),
         "decisions_note": (main.get("decisions") or {}).get("note") if isinstance(main.get("decisions"), dict) else None,
@@ -126,6 +136,8 @@ def appendix_context(offering, jurisdiction, results: dict, *, draft) -> dict:
         "max_win": results.get("max_win") or {},
         "max_win_amount": results.get("max_win_per_round_at_minimum"),
         "verification": _first(results, "verification", "checks", "self_checks"),
+        "payout_cap": results.get("payout_cap"),
+        "notes": results.get("notes") or [],
         "limits": data.get("limits") or {},
         "five_card_bonus": data.get("five_card_bonus") or None,
     }
