@@ -147,6 +147,20 @@ def test_build_into_an_unwritable_place_exits_2_with_a_message(tmp_path, cache_d
     assert blocker.read_text() == "x"
 
 
+def test_an_unwritable_output_folder_stops_the_build_before_the_math(tmp_path, monkeypatch):
+    from rulegen.render import pipeline
+
+    def no_math(*args, **kwargs):
+        raise AssertionError("the math ran although the output folder cannot be written")
+
+    monkeypatch.setattr(pipeline, "math_results", no_math)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    with pytest.raises(OutputError, match="cannot be created"):
+        pipeline.build(PA_SAMPLE, pipeline.BuildOptions(out_dir=blocker / "out"))
+    assert blocker.read_text() == "x"
+
+
 def test_a_render_that_dies_leaves_the_previous_build(tmp_path, cache_dir, monkeypatch):
     from rulegen.render import pipeline
 

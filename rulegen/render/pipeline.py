@@ -72,7 +72,7 @@ def load_and_validate(path: Path, display: str | None = None):
     from rulegen.validate import validate_file
 
     report = validate_file(path, display or str(path))
-    if report.offering is None or report.status == ExitCode.UNUSABLE:
+    if report.status == ExitCode.UNUSABLE or report.offering is None and report.status != ExitCode.INVALID:
         error = InputError("\n".join(f.format() for f in report.findings) or f"{display or path} cannot be used")
         error.findings = report.findings
         raise error
@@ -196,12 +196,15 @@ def build(path: Path, options: BuildOptions, *, display: str | None = None, prog
     draft = draft_status(offering.data, options.final)
     jurisdiction = jurisdiction_for(offering.data)
     head = offering.data["offering"]
+    # The cheap checks come before the math and the rendering: an unwritable output folder or a signing
+    # identity that cannot be opened stops the build at once, not after a minute of work.
+    publish.prepare_parent(Path(options.out_dir))
+    signer = signer_of(options.sign)
     step("validate")
 
     results = math_results(offering, jurisdiction, use_cache=options.use_cache, progress=math_progress)
     step("math")
 
-    signer = signer_of(options.sign)
     changes = changes_from_previous(options.previous, offering)
     fetcher = fetcher_for(offering)
     html = render_rules_html(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
