@@ -29,7 +29,7 @@ from rulegen.jurisdiction import (
     resolve_paytable,
 )
 from rulegen.offering import Offering, OfferingLoadError, dotted, load_offering
-from rulegen.resources import schemas_dir
+from rulegen.resources import assets_dir, schemas_dir
 
 SCHEMA_BASE = "https://rulegen.example/schemas/"
 SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
@@ -473,6 +473,30 @@ class _Checker:
                              f"signoff[{index}].{key} looks like markup or template syntax; it is plain text and "
                              "will be printed exactly as written")
 
+    def printable(self):
+        """Every character of the free text the documents print must come from the fonts rulegen ships.
+
+        A character the shipped fonts lack is drawn from whatever font the machine has, so the PDF would differ
+        from one machine to the next and a regulator could not rebuild the filing; control and invisible
+        formatting characters (bidirectional overrides among them) could make printed text read otherwise than
+        the file says. Both are errors.
+        """
+        nodes = [("offering", "operator", "name"), ("offering", "operator", "licence"),
+                 ("bonus_spin", "top_prize", "description"), ("bonus_spin", "hardware_approval")]
+        for index, entry in enumerate(self.data.get("signoff") or []):
+            if isinstance(entry, dict):
+                nodes += [("signoff", index, "name"), ("signoff", index, "title")]
+        for node in nodes:
+            value = _get(self.data, node)
+            if not isinstance(value, str) or node in self.schema_nodes or value.isascii() and value.isprintable():
+                continue
+            bad = unprintable_characters(value)
+            if bad:
+                shown = ", ".join(_character_words(c) for c in bad[:3]) + (f" and {len(bad) - 3} more" if len(bad) > 3 else "")
+                self.add(node, "error", f"{dotted(node)} contains {shown}, which the documents cannot print the same "
+                                        "way on every machine (rulegen prints Latin, Greek and Cyrillic letters, "
+                                        "punctuation and common symbols); write it without")
+
     def logo(self):
         logo = _get(self.data, ("offering", "operator", "logo"))
         if not isinstance(logo, str) or ("offering", "operator", "logo") in self.schema_nodes:
@@ -489,6 +513,51 @@ class _Checker:
             reading = j.reading(key)
             if reading and reading.get("reading"):
                 self.add(node, "note", reading["reading"], reading.get("citation"))
+
+
+@cache
+def _font_characters() -> frozenset[int]:
+    """The code points every shipped font can draw (a name may be set in any of them)."""
+    from fontTools.ttLib import TTFont
+
+    covered = None
+    for path in sorted((assets_dir() / "fonts").glob("*.ttf")):
+        font = TTFont(path, lazy=True)
+        points = set(font.getBestCmap() or {})
+        font.close()
+        covered = points if covered is None else covered & points
+    return frozenset(covered or ())
+
+
+def unprintable_characters(text: str) -> list[str]:
+    """The distinct characters of `text`, in order, that are control or format characters or lack a glyph."""
+    import unicodedata
+
+    bad: list[str] = []
+    covered = None
+    for char in text:
+        if char in bad:
+            continue
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            bad.append(char)
+            continue
+        if char == " " or char.isascii():
+            continue
+        if covered is None:
+            covered = _font_characters()
+        if ord(char) not in covered:
+            bad.append(char)
+    return bad
+
+
+def _character_words(char: str) -> str:
+    import unicodedata
+
+    name = unicodedata.name(char, "")
+    code = f"U+{ord(char):04X}"
+    if unicodedata.category(char).startswith("C") or not char.isprintable():
+        return f"{code} {name.lower() or 'a control character'}"
+    return f"{char!r} ({code}{' ' + name.lower() if name else ''})"
 
 
 def _pay_words(value) -> str:
@@ -656,6 +725,7 @@ def validate_offering(offering: Offering) -> list[Finding]:
     checker.ranges()
     checker.signoffs()
     checker.plain_text()
+    checker.printable()
     checker.logo()
     if jurisdiction is not None:
         checker.cards()

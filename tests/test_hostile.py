@@ -47,6 +47,7 @@ VERDICTS = {
     "python_tag.yaml": (2, "!!python/object/apply:os.system"),
     "two_documents.yaml": (2, "more than one YAML document"),
     "wrong_types.yaml": (1, "table.positions is 'six'"),
+    "unprintable_name.yaml": (1, "U+202E right-to-left override"),
 }
 
 
@@ -110,3 +111,42 @@ def test_a_real_process_prints_no_traceback(name):
     assert result.returncode == VERDICTS[name][0]
     assert "Traceback" not in result.stdout + result.stderr
     assert result.stdout.startswith(str(HOSTILE / name) + ":")
+
+
+@pytest.fixture(scope="module")
+def math_cache(tmp_path_factory):
+    folder = tmp_path_factory.getbasetemp() / "rulegen-math-cache"  # the folder the build tests share
+    folder.mkdir(exist_ok=True)
+    previous = os.environ.get("RULEGEN_CACHE_DIR")
+    os.environ["RULEGEN_CACHE_DIR"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("RULEGEN_CACHE_DIR", None)
+    else:
+        os.environ["RULEGEN_CACHE_DIR"] = previous
+
+
+@pytest.mark.parametrize("name", sorted(VERDICTS))
+def test_every_command_answers_each_hostile_file_without_a_traceback(tmp_path, math_cache, name):
+    """math, signage and build give the verdict validate gives (exit 0, 1 or 2) and write nothing on failure."""
+    status, _words = VERDICTS[name]
+    folder = tmp_path / "offering"
+    folder.mkdir()
+    shutil.copy(HOSTILE / name, folder / name)
+    shutil.copy(HOSTILE / "not-an-image.png", folder)
+    out = tmp_path / "out"
+    commands = {
+        "math": ["math", str(folder / name), "--json"],
+        "signage": ["signage", str(folder / name), "-o", str(out / "sign.pdf")],
+        "build": ["build", str(folder / name), "--out", str(out)],
+    }
+    for command, arguments in commands.items():
+        result = CliRunner().invoke(app, arguments)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (command, result.exception)
+        assert result.exit_code == status, (command, result.stdout, result.stderr)
+        assert "Traceback" not in result.stdout + result.stderr, command
+        if status:
+            assert not out.exists() or not any(out.iterdir()), command
+            first = (result.stderr or result.stdout).splitlines()[0]
+            assert first.startswith(str(folder / name) + ":") or "error" in first, (command, first)
+

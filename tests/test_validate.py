@@ -205,3 +205,28 @@ def test_cli_text_json_and_exit_codes(tmp_path):
     assert statuses == {"pa.yaml": 1, "empty.yaml": 2}
     finding = document["files"][0]["findings"][0]
     assert set(finding) == {"path", "line", "column", "level", "message", "citation", "field"}
+
+
+@pytest.mark.parametrize("node, value, words", [
+    (("offering", "operator", "name"), "Casino 東京", "'東' (U+6771"),
+    (("offering", "operator", "name"), "Casino \u202eonisac", "U+202E right-to-left override"),
+    (("offering", "operator", "licence"), "Licence\u200b 12", "U+200B zero width space"),
+    (("offering", "operator", "name"), "Slots 🎰", "'🎰' (U+1F3B0"),
+])
+def test_text_the_shipped_fonts_cannot_print_is_an_error(tmp_path, node, value, words):
+    path = mutated(tmp_path, "pa", {node: value})
+    report = expect(path, node, "offering format", words=words)
+    assert report.status == 1
+
+
+def test_a_signoff_name_with_a_bidirectional_override_is_an_error(tmp_path):
+    signoff = [{"role": "prepared", "name": "A \u202eB", "title": "Analyst", "date": "2026-11-02"}]
+    path = mutated(tmp_path, "pa", {("signoff",): signoff})
+    expect(path, ("signoff", 0, "name"), "offering format", words="U+202E")
+
+
+def test_latin_greek_cyrillic_and_typographic_text_is_printable(tmp_path):
+    name = "Café Ñandú — “Ελληνικό” & Казино O’Brien ♠♥♦♣ €5"
+    path = mutated(tmp_path, "pa", {("offering", "operator", "name"): name})
+    report = validate_file(path)
+    assert report.status == 0, "\n".join(f.format() for f in report.findings)
