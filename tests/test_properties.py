@@ -7,7 +7,7 @@ import io
 from decimal import Decimal
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
@@ -106,3 +106,29 @@ def test_no_bytes_make_the_command_exit_other_than_0_1_2(tmp_path, source):
     assert result.exit_code in (0, 1, 2)
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.stdout
+
+
+@settings(max_examples=15, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(text=mutated_offerings())
+def test_any_mutation_either_builds_or_yields_findings_and_writes_nothing(tmp_path_factory, text):
+    """The build gives validate's verdict: a complete build folder, or the findings and no output at all."""
+    from rulegen.errors import RulegenError
+    from rulegen.render import pipeline
+
+    folder = tmp_path_factory.mktemp("mutation")
+    path = folder / "offering.yaml"
+    path.write_text(text)
+    status = validate_file(path).status
+    out = folder / "out"
+    try:
+        result = pipeline.build(path, pipeline.BuildOptions(out_dir=out))
+    except RulegenError as error:
+        assert status != 0 and int(error.exit_code) == status, (status, error)
+        assert getattr(error, "findings", None), error
+        assert not out.exists() or not any(out.iterdir())
+    else:
+        assert status == 0
+        assert sorted(p.name for p in result.folder.iterdir()) == sorted(
+            ["manifest.json", "math-appendix.pdf", "rules.html", "rules.pdf", "signage.pdf"])
+        assert [p.name for p in out.iterdir()] == [result.folder.name]
