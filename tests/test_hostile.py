@@ -149,4 +149,8 @@ def test_every_command_answers_each_hostile_file_without_a_traceback(tmp_path, m
             assert not out.exists() or not any(out.iterdir()), command
             first = (result.stderr or result.stdout).splitlines()[0]
             assert first.startswith(str(folder / name) + ":") or "error" in first, (command, first)
-
+    # diff describes revisions and compares whatever loads, valid or not; a file that cannot be loaded is refused
+    result = CliRunner().invoke(app, ["diff", str(HOSTILE.parent / "correct_pa.yaml"), str(folder / name)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), ("diff", result.exception)
+    assert result.exit_code == (status if status == 2 or name == "duplicate_keys.yaml" else 0), result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
