@@ -32,3 +32,18 @@ def test_percent_probability_and_counts():
     assert filters.probability(Decimal("0.25")) == "0.25000000"
     assert filters.long_date("2027-01-15") == "January 15, 2027"
     assert filters.hand_name("pair_sixes_through_tens") == "Pair of 6s through 10s"
+
+
+def test_bar_chart_axis_labels_never_overlap():
+    import re
+
+    from rulegen.render import svg
+
+    bars = [(str(n), 10.0 ** -(n % 9)) for n in range(-11, 151)]
+    drawn = str(svg.bar_chart(bars, title="t", value_labels=[""] * len(bars), log_scale=True))
+    xs = [float(x) for x in re.findall(r'<text x="([0-9.]+)" y="[0-9.]+" [^>]*rotate', drawn)]
+    labels = re.findall(r'rotate\([^)]*\)" fill="#111">([^<]*)</text>', drawn)
+    assert labels[0] == "-11" and labels[-1] == "150"  # both ends are labelled
+    assert all(b - a >= 16 for a, b in zip(xs, xs[1:])), xs
+    few = str(svg.bar_chart([("a", 1.0), ("b", 2.0)], title="t", value_labels=["1", "2"]))
+    assert re.findall(r'fill="#111">([ab])</text>', few) == ["a", "b"]

@@ -113,12 +113,19 @@ def bar_chart(bars: list[tuple[str, float]], *, title: str, value_labels: list[s
         parts.append(_text(left - 4, y + 3, label, 7, anchor="end", fill="#555"))
     n = max(1, len(bars))
     slot = plot_w / n
+    every = max(1, math.ceil(16 / slot))  # axis labels at least 16 units apart, so none overlap
+    labelled = set(range(0, n, every))
+    if n - 1 not in labelled:  # both ends labelled; the regular label nearest the last one gives way
+        labelled.discard(max(labelled) if max(labelled) > 0 and n - 1 - max(labelled) < every else -1)
+        labelled.add(n - 1)
     for i, ((label, _), value, printed) in enumerate(zip(bars, values, value_labels)):
         bar_h = plot_h * scale(value)
         x = left + i * slot + slot * 0.15
         y = top + plot_h - bar_h
         parts.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(slot * 0.7)}" height="{_num(bar_h)}" fill="#4f7fc2"/>')
         parts.append(_text(x + slot * 0.35, y - 3, printed, 6.5, fill="#222"))
+        if i not in labelled:
+            continue
         lx, ly = x + slot * 0.35, top + plot_h + 10
         parts.append(f'<text x="{_num(lx)}" y="{_num(ly)}" {FONT} font-size="7" text-anchor="end" '
                      f'transform="rotate(-35 {_num(lx)} {_num(ly)})" fill="#111">{escape(label)}</text>')
