@@ -30,19 +30,7 @@ SAMPLES = sorted(samples_dir().glob("*.yaml"))
 OUTPUTS = ("rules.pdf", "rules.html", "signage.pdf", "math-appendix.pdf", "manifest.json")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def math_cache(tmp_path_factory):
-    import os
-
-    folder = tmp_path_factory.getbasetemp() / "rulegen-math-cache"  # shared with test_signage.py
-    folder.mkdir(exist_ok=True)
-    previous = os.environ.get("RULEGEN_CACHE_DIR")
-    os.environ["RULEGEN_CACHE_DIR"] = str(folder)
-    yield folder
-    if previous is None:
-        os.environ.pop("RULEGEN_CACHE_DIR", None)
-    else:
-        os.environ["RULEGEN_CACHE_DIR"] = previous
+pytestmark = pytest.mark.usefixtures("math_cache")  # tests/conftest.py
 
 
 def pdf_text(data: bytes) -> str:

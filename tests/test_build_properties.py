@@ -90,25 +90,10 @@ def valid_offerings(draw):
     return out.getvalue(), final
 
 
-@pytest.fixture(scope="module")
-def math_cache(tmp_path_factory):
-    import os
-
-    folder = tmp_path_factory.getbasetemp() / "rulegen-math-cache"  # the folder the other build tests share
-    folder.mkdir(exist_ok=True)
-    previous = os.environ.get("RULEGEN_CACHE_DIR")
-    os.environ["RULEGEN_CACHE_DIR"] = str(folder)
-    yield folder
-    if previous is None:
-        os.environ.pop("RULEGEN_CACHE_DIR", None)
-    else:
-        os.environ["RULEGEN_CACHE_DIR"] = previous
-
-
 # Each example is a whole build (seconds), so a failure is reported as drawn rather than shrunk.
 @settings(max_examples=5, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                HealthCheck.too_slow, HealthCheck.filter_too_much])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.filter_too_much])
 @given(drawn=valid_offerings())
 def test_any_valid_offering_builds_completely(tmp_path_factory, math_cache, drawn):
     text, final = drawn

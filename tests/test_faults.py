@@ -133,8 +133,8 @@ def test_concurrent_publishes_leave_one_complete_build(tmp_path):
 # --- whole builds -------------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    return tmp_path_factory.mktemp("math-cache")
+def cache_dir(math_cache):
+    return math_cache  # the session's math cache (tests/conftest.py)
 
 
 def test_build_into_an_unwritable_place_exits_2_with_a_message(tmp_path, cache_dir, monkeypatch):

@@ -113,19 +113,6 @@ def test_a_real_process_prints_no_traceback(name):
     assert result.stdout.startswith(str(HOSTILE / name) + ":")
 
 
-@pytest.fixture(scope="module")
-def math_cache(tmp_path_factory):
-    folder = tmp_path_factory.getbasetemp() / "rulegen-math-cache"  # the folder the build tests share
-    folder.mkdir(exist_ok=True)
-    previous = os.environ.get("RULEGEN_CACHE_DIR")
-    os.environ["RULEGEN_CACHE_DIR"] = str(folder)
-    yield folder
-    if previous is None:
-        os.environ.pop("RULEGEN_CACHE_DIR", None)
-    else:
-        os.environ["RULEGEN_CACHE_DIR"] = previous
-
-
 @pytest.mark.parametrize("name", sorted(VERDICTS))
 def test_every_command_answers_each_hostile_file_without_a_traceback(tmp_path, math_cache, name):
     """math, signage and build give the verdict validate gives (exit 0, 1 or 2) and write nothing on failure."""

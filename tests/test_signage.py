@@ -20,19 +20,7 @@ PA = next(s for s in SAMPLES if s.stem.startswith("pa"))
 POINTS = 72
 
 
-@pytest.fixture(scope="session", autouse=True)
-def math_cache(tmp_path_factory):
-    import os
-
-    folder = tmp_path_factory.getbasetemp() / "rulegen-math-cache"  # shared with test_build.py
-    folder.mkdir(exist_ok=True)
-    previous = os.environ.get("RULEGEN_CACHE_DIR")
-    os.environ["RULEGEN_CACHE_DIR"] = str(folder)
-    yield folder
-    if previous is None:
-        os.environ.pop("RULEGEN_CACHE_DIR", None)
-    else:
-        os.environ["RULEGEN_CACHE_DIR"] = previous
+pytestmark = pytest.mark.usefixtures("math_cache")  # tests/conftest.py
 
 
 def sign(tmp_path, *args, sample=PA):

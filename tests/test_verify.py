@@ -561,17 +561,6 @@ def _run_build(args: list[str], passphrase: bytes | None = PASSPHRASE):
 
 
 @pytest.fixture(scope="module")
-def math_cache(tmp_path_factory):
-    """The math of the builds (and of --rebuild) cached for the test session, not in the user's cache; the
-    folder is the one the build and signage tests use, so a full run computes each sample's math once."""
-    folder = tmp_path_factory.getbasetemp() / "rulegen-math-cache"
-    folder.mkdir(exist_ok=True)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("RULEGEN_CACHE_DIR", str(folder))
-        yield
-
-
-@pytest.fixture(scope="module")
 def real_builds(tmp_path_factory, pki, math_cache) -> dict[str, Path]:
     from rulegen.resources import samples_dir
 

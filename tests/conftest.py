@@ -1,0 +1,21 @@
+"""Fixtures shared by the test modules."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def math_cache(tmp_path_factory):
+    """One math cache folder for the whole session, so each paytable's exact analysis runs once."""
+    folder = tmp_path_factory.getbasetemp() / "rulegen-math-cache"
+    folder.mkdir(exist_ok=True)
+    previous = os.environ.get("RULEGEN_CACHE_DIR")
+    os.environ["RULEGEN_CACHE_DIR"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("RULEGEN_CACHE_DIR", None)
+    else:
+        os.environ["RULEGEN_CACHE_DIR"] = previous
