@@ -1,5 +1,5 @@
 """Benchmark: `rulegen validate` over 500 offerings in one folder (a regulator's batch), and the slowest
-answer over the hostile corpus. Run: .venv/bin/python tests/benchmarks/bench_validate.py"""
+answer over the hostile corpus from validate, math, signage and build. Run: .venv/bin/python tests/benchmarks/bench_validate.py"""
 
 from __future__ import annotations
 
@@ -52,6 +52,24 @@ def main() -> None:
         slowest = max(((timed(rulegen() + ["validate", str(path)], {**env, "RULEGEN_CACHE_DIR": cold_cache}), path.name)
                        for path in sorted((DATA / "hostile").glob("*.yaml"))))
         print(f"hostile corpus, slowest single answer (whole process): {slowest[0]:.2f} s ({slowest[1]})")
+        cache_env = {**env, "RULEGEN_CACHE_DIR": cold_cache}
+        for command in ("math", "signage", "build"):
+            times = []
+            for path in sorted((DATA / "hostile").glob("*.yaml")):
+                out = Path(tempfile.mkdtemp(prefix="rulegen-bench-out-"))
+                extra = {"math": ["--json"], "signage": ["-o", str(out / "sign.pdf")], "build": ["--out", str(out)]}
+                start = time.perf_counter()
+                done = subprocess.run(rulegen() + [command, str(path), *extra[command]], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL, env=cache_env, check=False)
+                times.append((time.perf_counter() - start, done.returncode, path.name))
+                shutil.rmtree(out, ignore_errors=True)
+            refused = max(t for t in times if t[1] != 0)
+            accepted = [t for t in times if t[1] == 0]
+            line = f"hostile corpus, {command}: slowest refusal {refused[0]:.2f} s ({refused[2]})"
+            if accepted:
+                worst = max(accepted)
+                line += f"; {len(accepted)} accepted and done, slowest {worst[0]:.2f} s ({worst[2]})"
+            print(line)
         shutil.rmtree(cold_cache, ignore_errors=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
