@@ -486,6 +486,8 @@ class _Checker:
         for index, entry in enumerate(self.data.get("signoff") or []):
             if isinstance(entry, dict):
                 nodes += [("signoff", index, "name"), ("signoff", index, "title")]
+        colours = _get(self.data, ("cards", "back_colours"))
+        nodes += [("cards", "back_colours", index) for index in range(len(colours) if isinstance(colours, list) else 0)]
         for node in nodes:
             value = _get(self.data, node)
             if not isinstance(value, str) or node in self.schema_nodes or value.isascii() and value.isprintable():

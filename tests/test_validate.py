@@ -212,6 +212,7 @@ def test_cli_text_json_and_exit_codes(tmp_path):
     (("offering", "operator", "name"), "Casino \u202eonisac", "U+202E right-to-left override"),
     (("offering", "operator", "licence"), "Licence\u200b 12", "U+200B zero width space"),
     (("offering", "operator", "name"), "Slots 🎰", "'🎰' (U+1F3B0"),
+    (("cards", "back_colours", 0), "rouge\u0007", "U+0007"),
 ])
 def test_text_the_shipped_fonts_cannot_print_is_an_error(tmp_path, node, value, words):
     path = mutated(tmp_path, "pa", {node: value})
