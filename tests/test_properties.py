@@ -99,13 +99,17 @@ def test_no_bytes_crash_the_loader(source):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(source=st.binary(max_size=200))
-def test_no_bytes_make_the_command_exit_other_than_0_1_2(tmp_path, source):
+def test_no_bytes_make_any_command_exit_other_than_0_1_2(tmp_path, source):
     path = tmp_path / "x.yaml"
     path.write_bytes(source)
-    result = CliRunner().invoke(app, ["validate", str(path)])
-    assert result.exit_code in (0, 1, 2)
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert "Traceback" not in result.stdout
+    out = tmp_path / "out"
+    for arguments in (["validate", str(path)], ["math", str(path), "--json"], ["diff", str(path), str(path)],
+                      ["signage", str(path), "-o", str(out / "sign.pdf")], ["build", str(path), "--out", str(out)],
+                      ["verify", str(path)]):
+        result = CliRunner().invoke(app, arguments)
+        assert result.exit_code in (0, 1, 2), arguments
+        assert result.exception is None or isinstance(result.exception, SystemExit), (arguments, result.exception)
+        assert "Traceback" not in result.stdout + result.stderr, arguments
 
 
 @settings(max_examples=15, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
