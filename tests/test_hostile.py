@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,8 +135,10 @@ def test_every_command_answers_each_hostile_file_without_a_traceback(tmp_path, m
         assert "Traceback" not in result.stdout + result.stderr, command
         if status:
             assert not out.exists() or not any(out.iterdir()), command
-            first = (result.stderr or result.stdout).splitlines()[0]
-            assert first.startswith(str(folder / name) + ":") or "error" in first, (command, first)
+            lines = (result.stdout + result.stderr).splitlines()
+            assert any(line.startswith(f"{folder / name}:") for line in lines), (command, lines)  # FILE:LINE:COL
+            wrapped = re.compile(re.escape(f"rulegen: error: {folder / name}:") + r"\d+:\d+:")
+            assert not any(wrapped.match(line) for line in lines), (command, lines)  # a finding is never wrapped
     # diff describes revisions and compares whatever loads, valid or not; a file that cannot be loaded is refused
     result = CliRunner().invoke(app, ["diff", str(HOSTILE.parent / "correct_pa.yaml"), str(folder / name)])
     assert result.exception is None or isinstance(result.exception, SystemExit), ("diff", result.exception)

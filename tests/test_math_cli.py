@@ -97,7 +97,9 @@ def test_invalid_offering_exits_1(tmp_path):
     bad.write_text(text.replace("positions: 6", "positions: 9"))
     result = runner.invoke(app, ["math", str(bad), "--json"])
     assert result.exit_code == 1
-    assert "table.positions" in result.stderr and result.stdout == ""
+    # the findings print as validate prints them (FILE:LINE:COL on standard output); the summary on stderr
+    assert result.stdout.startswith(f"{bad}:") and "table.positions" in result.stdout
+    assert "fix them before computing its math" in result.stderr
 
 
 def test_not_yaml_exits_2(tmp_path):

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from rulegen.commands._common import report_error
 from rulegen.errors import ExitCode, RulegenError
 
 SIZES = ("letter", "tabloid", "a4", "a3")
@@ -36,16 +37,8 @@ def build_one(path: Path, display: str, options, progress) -> int:
     try:
         result = pipeline.build(path, options, display=display, progress=advance)
     except RulegenError as exc:
-        findings = getattr(exc, "findings", None)
         progress.remove_task(task)
-        if findings:
-            for finding in findings:
-                typer.echo(finding.format())
-            if exc.exit_code == ExitCode.INVALID:
-                typer.echo(f"rulegen: error: {exc.message}", err=True)
-        else:
-            typer.echo(f"rulegen: error: {exc.message}", err=True)
-        return int(exc.exit_code)
+        return report_error(exc)
     progress.update(task, completed=len(pipeline.STEPS), step="done")
     warnings = [f for f in result.findings if f.level == "warning"]
     for finding in warnings:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from rulegen.commands._common import exits_cleanly
-from rulegen.errors import ExitCode
+from rulegen.errors import InvalidOfferingError
 
 
 def spec_json(report: dict) -> dict:
@@ -117,11 +117,8 @@ def register(app: typer.Typer) -> None:
             findings = validate_offering(offering)
             errors = [f for f in findings if f.level == "error"]
             if errors:
-                for finding in errors:
-                    typer.echo(finding.format(), err=True)
-                typer.echo(f"rulegen: error: {file} has {len(errors)} error(s); fix them before computing its math",
-                           err=True)
-                raise typer.Exit(code=int(ExitCode.INVALID))
+                raise InvalidOfferingError(f"{file} has {len(errors)} error{'s' if len(errors) != 1 else ''}; "
+                                           "fix them before computing its math", errors)
             data = offering.data
             jurisdiction = jurisdiction_for(data)
             rules = game_rules_for(data)

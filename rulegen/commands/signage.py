@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from rulegen.commands._common import report_error
 from rulegen.errors import ExitCode, RulegenError
 
 SIZES = ("letter", "tabloid", "a4", "a3")
@@ -35,12 +36,7 @@ def register(app: typer.Typer) -> None:
             target = output or Path(f"{offering.data['offering']['id']}-signage.pdf")
             publish_file(target, pdf)
         except RulegenError as exc:
-            findings = getattr(exc, "findings", None) or []
-            for finding in findings:
-                typer.echo(finding.format())
-            if not findings or exc.exit_code == ExitCode.INVALID:
-                typer.echo(f"rulegen: error: {exc.message}", err=True)
-            raise typer.Exit(code=int(exc.exit_code)) from None
+            raise typer.Exit(code=report_error(exc)) from None
         for finding in findings:
             if finding.level == "warning":
                 typer.echo(finding.format(), err=True)
