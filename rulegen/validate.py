@@ -13,7 +13,6 @@ import math
 import os
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -72,6 +71,19 @@ def _jsonable(node):
     if isinstance(node, Decimal) and not node.is_finite():
         return None
     return node
+
+
+def _non_finite_numbers(value, node=()):
+    """(node, number) for every NaN or infinity in the data."""
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _non_finite_numbers(child, node + (key,))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _non_finite_numbers(child, node + (index,))
+    elif (isinstance(value, float) and not math.isfinite(value)) or \
+            (isinstance(value, Decimal) and not value.is_finite()):
+        yield node, value
 
 
 def _describe(value) -> str:
@@ -232,16 +244,8 @@ class _Checker:
         return cited.citation if cited else default
 
     # numbers ---------------------------------------------------------------------------------------------
-    def finite_numbers(self, node=(), value=None):
-        value = self.data if node == () else value
-        if isinstance(value, dict):
-            for key, child in value.items():
-                self.finite_numbers(node + (key,), child)
-        elif isinstance(value, list):
-            for index, child in enumerate(value):
-                self.finite_numbers(node + (index,), child)
-        elif (isinstance(value, float) and not math.isfinite(value)) or \
-                (isinstance(value, Decimal) and not value.is_finite()):
+    def finite_numbers(self):
+        for node, value in _non_finite_numbers(self.data):
             self.add(node, "error", f"{dotted(node)} is {value}; numbers must be finite")
 
     def money(self):
@@ -457,30 +461,8 @@ class _Checker:
             self.add(("signoff",), "note", f"the sign-off lacks {', '.join(missing)}: every document says DRAFT "
                                            "and --final is refused until all three roles have signed", key=True)
 
-    def plain_text(self):
-        for node in (("offering", "operator", "name"), ("offering", "operator", "licence")):
-            value = _get(self.data, node)
-            if isinstance(value, str) and any(token in value for token in ("<", ">", "{{", "{%", "&#")):
-                self.add(node, "warning", f"{dotted(node)} looks like markup or template syntax; it is plain text "
-                                          "and will be printed exactly as written")
-        for index, entry in enumerate(self.data.get("signoff") or []):
-            if not isinstance(entry, dict):
-                continue
-            for key in ("name", "title"):
-                value = entry.get(key)
-                if isinstance(value, str) and any(token in value for token in ("<", ">", "{{", "{%")):
-                    self.add(("signoff", index, key), "warning",
-                             f"signoff[{index}].{key} looks like markup or template syntax; it is plain text and "
-                             "will be printed exactly as written")
-
-    def printable(self):
-        """Every character of the free text the documents print must come from the fonts rulegen ships.
-
-        A character the shipped fonts lack is drawn from whatever font the machine has, so the PDF would differ
-        from one machine to the next and a regulator could not rebuild the filing; control and invisible
-        formatting characters (bidirectional overrides among them) could make printed text read otherwise than
-        the file says. Both are errors.
-        """
+    def _printed_text(self):
+        """(node, text) for each free-text value the documents print."""
         nodes = [("offering", "operator", "name"), ("offering", "operator", "licence"),
                  ("bonus_spin", "top_prize", "description"), ("bonus_spin", "hardware_approval")]
         for index, entry in enumerate(self.data.get("signoff") or []):
@@ -490,8 +472,24 @@ class _Checker:
         nodes += [("cards", "back_colours", index) for index in range(len(colours) if isinstance(colours, list) else 0)]
         for node in nodes:
             value = _get(self.data, node)
-            if not isinstance(value, str) or node in self.schema_nodes or value.isascii() and value.isprintable():
-                continue
+            if isinstance(value, str) and node not in self.schema_nodes:
+                yield node, value
+
+    def plain_text(self):
+        for node, value in self._printed_text():
+            if any(token in value for token in ("<", ">", "{{", "{%", "&#")):
+                self.add(node, "warning", f"{dotted(node)} looks like markup or template syntax; it is plain text "
+                                          "and will be printed exactly as written")
+
+    def printable(self):
+        """Every character of the free text the documents print must come from the fonts rulegen ships.
+
+        A character the shipped fonts lack is drawn from whatever font the machine has, so the PDF would differ
+        from one machine to the next and a regulator could not rebuild the filing; control and invisible
+        formatting characters (bidirectional overrides among them) could make printed text read otherwise than
+        the file says. Both are errors.
+        """
+        for node, value in self._printed_text():
             bad = unprintable_characters(value)
             if bad:
                 shown = ", ".join(_character_words(c) for c in bad[:3]) + (f" and {len(bad) - 3} more" if len(bad) > 3 else "")
@@ -543,7 +541,7 @@ def unprintable_characters(text: str) -> list[str]:
         if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
             bad.append(char)
             continue
-        if char == " " or char.isascii():
+        if char.isascii():
             continue
         if covered is None:
             covered = _font_characters()
@@ -717,8 +715,10 @@ def maximum_win(offering: Offering, jurisdiction: Jurisdiction):
 def validate_offering(offering: Offering) -> list[Finding]:
     """Every finding for one loaded offering: schema errors, rule checks, readings; sorted by place."""
     data = _jsonable(offering.data)
-    findings = _schema_findings(offering, data)
-    schema_nodes = {tuple(_node_of(f)) for f in findings}
+    non_finite = {node for node, _value in _non_finite_numbers(offering.data)}
+    # the schema sees a non-finite number as null; its own check says what is wrong with it
+    findings = [f for f in _schema_findings(offering, data) if _node_of(f) not in non_finite]
+    schema_nodes = {tuple(_node_of(f)) for f in findings} | non_finite  # nodes the later checks leave alone
     code = (offering.data.get("offering") or {}).get("jurisdiction") if isinstance(offering.data.get("offering"), dict) else None
     jurisdiction = load_jurisdiction(code) if code in ("MD", "NJ", "PA", "HOUSE") else None
     checker = _Checker(offering, jurisdiction, schema_nodes)

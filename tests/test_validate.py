@@ -231,3 +231,11 @@ def test_latin_greek_cyrillic_and_typographic_text_is_printable(tmp_path):
     path = mutated(tmp_path, "pa", {("offering", "operator", "name"): name})
     report = validate_file(path)
     assert report.status == 0, "\n".join(f.format() for f in report.findings)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_a_non_finite_number_gets_one_error_that_names_it(tmp_path, value):
+    path = mutated(tmp_path, "pa", {("limits", "ante", "minimum"): value})
+    report = validate_file(path)
+    errors = [f for f in report.findings if f.level == "error"]
+    assert len(errors) == 1 and "numbers must be finite" in errors[0].message, [f.format() for f in errors]
