@@ -15,7 +15,6 @@ import json
 import string
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, Phase, assume, given, note, settings, strategies as st
 from markupsafe import escape
 from pypdf import PdfReader

@@ -132,13 +132,7 @@ def test_concurrent_publishes_leave_one_complete_build(tmp_path):
 
 # --- whole builds -------------------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def cache_dir(math_cache):
-    return math_cache  # the session's math cache (tests/conftest.py)
-
-
-def test_build_into_an_unwritable_place_exits_2_with_a_message(tmp_path, cache_dir, monkeypatch):
-    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(cache_dir))
+def test_build_into_an_unwritable_place_exits_2_with_a_message(tmp_path, math_cache):
     blocker = tmp_path / "blocker"
     blocker.write_text("x")
     result = CliRunner().invoke(app, ["build", str(PA_SAMPLE), "--out", str(blocker / "out")])
@@ -147,24 +141,32 @@ def test_build_into_an_unwritable_place_exits_2_with_a_message(tmp_path, cache_d
     assert blocker.read_text() == "x"
 
 
-def test_an_unwritable_output_folder_stops_the_build_before_the_math(tmp_path, monkeypatch):
+@pytest.mark.parametrize("fault", ["output folder", "signing identity"])
+def test_a_build_that_cannot_finish_stops_before_the_math(tmp_path, monkeypatch, fault):
+    from rulegen.errors import InputError
     from rulegen.render import pipeline
 
     def no_math(*args, **kwargs):
-        raise AssertionError("the math ran although the output folder cannot be written")
+        raise AssertionError(f"the math ran although the {fault} cannot be used")
 
     monkeypatch.setattr(pipeline, "math_results", no_math)
     blocker = tmp_path / "blocker"
     blocker.write_text("x")
-    with pytest.raises(OutputError, match="cannot be created"):
-        pipeline.build(PA_SAMPLE, pipeline.BuildOptions(out_dir=blocker / "out"))
+    if fault == "output folder":
+        options, expected, words = pipeline.BuildOptions(out_dir=blocker / "out"), OutputError, "cannot be created"
+    else:
+        identity = tmp_path / "identity.p12"
+        identity.write_bytes(b"not a PKCS#12 file")
+        options, expected, words = pipeline.BuildOptions(out_dir=tmp_path / "out", sign=identity), InputError, ""
+    with pytest.raises(expected, match=words):
+        pipeline.build(PA_SAMPLE, options)
     assert blocker.read_text() == "x"
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
-def test_a_render_that_dies_leaves_the_previous_build(tmp_path, cache_dir, monkeypatch):
+def test_a_render_that_dies_leaves_the_previous_build(tmp_path, math_cache, monkeypatch):
     from rulegen.render import pipeline
 
-    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(cache_dir))
     out = tmp_path / "out"
     first = pipeline.build(PA_SAMPLE, pipeline.BuildOptions(out_dir=out))
     before = contents(first.folder)
@@ -179,9 +181,9 @@ def test_a_render_that_dies_leaves_the_previous_build(tmp_path, cache_dir, monke
     assert leftovers(out) == []
 
 
-def test_two_builds_of_one_offering_at_once(tmp_path, cache_dir):
+def test_two_builds_of_one_offering_at_once(tmp_path, math_cache):
     out = tmp_path / "out"
-    env = {**os.environ, "RULEGEN_CACHE_DIR": str(cache_dir)}
+    env = {**os.environ, "RULEGEN_CACHE_DIR": str(math_cache)}
     exe = Path(sys.executable).parent / "rulegen"
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "rulegen"]
     runs = [subprocess.Popen(command + ["build", str(PA_SAMPLE), "--out", str(out)], env=env,

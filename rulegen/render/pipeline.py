@@ -72,7 +72,7 @@ def load_and_validate(path: Path, display: str | None = None):
     from rulegen.validate import validate_file
 
     report = validate_file(path, display or str(path))
-    if report.status == ExitCode.UNUSABLE or report.offering is None and report.status != ExitCode.INVALID:
+    if report.status == ExitCode.UNUSABLE:
         error = InputError("\n".join(f.format() for f in report.findings) or f"{display or path} cannot be used")
         error.findings = report.findings
         raise error

@@ -115,8 +115,10 @@ def bar_chart(bars: list[tuple[str, float]], *, title: str, value_labels: list[s
     slot = plot_w / n
     every = max(1, math.ceil(16 / slot))  # axis labels at least 16 units apart, so none overlap
     labelled = set(range(0, n, every))
-    if n - 1 not in labelled:  # both ends labelled; the regular label nearest the last one gives way
-        labelled.discard(max(labelled) if max(labelled) > 0 and n - 1 - max(labelled) < every else -1)
+    last_regular = max(labelled)
+    if last_regular != n - 1:  # both ends labelled; a regular label too close to the last one gives way
+        if 0 < last_regular and n - 1 - last_regular < every:
+            labelled.remove(last_regular)
         labelled.add(n - 1)
     for i, ((label, _), value, printed) in enumerate(zip(bars, values, value_labels)):
         bar_h = plot_h * scale(value)
