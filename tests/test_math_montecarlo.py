@@ -5,7 +5,6 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
-import pytest
 
 from rulegen.cards import Card
 from rulegen.game import STANDARD_RULES, settle_round

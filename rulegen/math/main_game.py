@@ -211,7 +211,6 @@ def _summarise(criss_cross, ante, hands, results, scale, net_low) -> dict:
     net_hist = None
     gross_hist = None
     names = {0: "fold", 1: "1x", 3: "3x"}
-    wager_sum = 0  # sum over all deals of the total wagered (antes + bets), in antes
     for hand, (ev1, choice1, choice2, dcounts, mcounts, tie, nh, gh) in zip(hands, results):
         w = hand.combinations
         choice = int(choice1)
