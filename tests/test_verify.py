@@ -156,8 +156,10 @@ def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering:
     from rulegen.validate import validate_offering
 
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "offering.yaml").write_text(OFFERING + extra_offering)
-    offering = load_offering(folder / "offering.yaml")
+    source = folder.parent / f"{folder.name}-source" / "offering.yaml"  # not in the package, as in a real build
+    source.parent.mkdir(exist_ok=True)
+    source.write_text(OFFERING + extra_offering)
+    offering = load_offering(source)
     findings = validate_offering(offering)
     signoffs = list(offering.data["signoff"])
     if pki is not None:
@@ -195,7 +197,18 @@ def _validation_available(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory) -> dict:
-    return make_pki(tmp_path_factory.mktemp("pki"))
+    files = make_pki(tmp_path_factory.mktemp("pki"))
+    trusted = tmp_path_factory.mktemp("trusted")
+    shutil.copy(files["ca"], trusted / "ca.pem")
+    files["trust_folder"] = trusted
+    return files
+
+
+@pytest.fixture(autouse=True)
+def _trust_the_test_root(pki, monkeypatch):
+    """Every test trusts the test root through RULEGEN_TRUST, as an agency's machine would be set up, so a test
+    that expects a failure sees the failure it is about and not the untrusted signer; the trust tests unset it."""
+    monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
 
 
 @pytest.fixture(scope="module")
@@ -206,6 +219,12 @@ def signed_filing(tmp_path_factory, pki) -> Path:
 @pytest.fixture(scope="module")
 def draft_filing(tmp_path_factory) -> Path:
     return build(tmp_path_factory.mktemp("draft") / "filing-test-pa", None, final=False)
+
+
+def package_copy(filing: Path, folder: Path) -> Path:
+    """The rules.pdf of a copy of `filing`'s whole package under `folder`, for a test to replace."""
+    shutil.copytree(filing.parent, folder / "package")
+    return folder / "package" / "rules.pdf"
 
 
 def failed(report) -> dict[str, str]:
@@ -272,12 +291,54 @@ def test_signed_final_filing_verifies_against_its_root(signed_filing, pki):
     assert report.verdict.startswith("VERIFIED")
 
 
-def test_without_trust_the_signer_is_named_but_not_checked(signed_filing):
+def test_without_a_trust_root_an_intact_signature_fails_closed(signed_filing, monkeypatch):
+    monkeypatch.delenv("RULEGEN_TRUST")
     report = verify_filing(signed_filing)
-    assert report.exit_code == 0
-    trust = next(c for c in report.checks if c.name == "trust")
-    assert trust.ok is None and "no --trust" in trust.detail and "Priya Raman" in trust.detail
-    assert "not checked against a root" in report.verdict
+    assert report.exit_code == 1 and report.status == "untrusted" and report.trust_status == "not trusted"
+    assert set(failed(report)) == {"trust"}
+    assert "Priya Raman" in failed(report)["trust"] and "--trust" in failed(report)["trust"]
+    assert report.verdict.startswith("INTACT, SIGNER NOT TRUSTED")
+    signature = next(c for c in report.checks if c.name == "signature")
+    assert signature.ok
+
+
+def test_a_self_signed_signer_is_intact_but_not_trusted(signed_filing, tmp_path, monkeypatch):
+    """The case pyHanko calls invalid: a signer who vouches for itself verifies only if a root names it."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
+    now = dt.datetime.now(dt.timezone.utc)
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = _name(SIGNER, "Test Pennsylvania Casino")
+    cert = _certificate(name, name, key.public_key(), key, ca=False, start=now - dt.timedelta(days=1),
+                        end=now + dt.timedelta(days=30), serial=77)
+    identity = tmp_path / "self.p12"
+    identity.write_bytes(pkcs12.serialize_key_and_certificates(b"self", key, cert, None,
+                                                               serialization.BestAvailableEncryption(PASSPHRASE)))
+    folder = tmp_path / "filing"
+    shutil.copytree(signed_filing.parent, folder)
+    data = signed_filing.read_bytes()
+    (folder / "rules.pdf").write_bytes(sign_pdf(data[: revision_end(data, open_reader(data), 0)], identity,
+                                                PASSPHRASE))
+    report = verify_filing(folder)  # the test root is trusted; this signer is not under it
+    assert report.exit_code == 1 and report.status == "untrusted", report.verdict
+    assert set(failed(report)) == {"trust"}
+    monkeypatch.delenv("RULEGEN_TRUST")
+    assert verify_filing(folder).status == "untrusted"
+    with pytest.raises(InputError, match="not a folder of trusted certificates"):
+        verify_filing(folder, environ={"RULEGEN_TRUST": str(tmp_path / "nothing-here")})
+    (tmp_path / "self.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    report = verify_filing(folder, trust=tmp_path / "self.pem")  # named as a root, it is trusted
+    assert report.exit_code == 0, report.verdict
+
+
+def test_a_trust_folder_must_hold_certificates(signed_filing, tmp_path, monkeypatch):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.setenv("RULEGEN_TRUST", str(empty))
+    result = CliRunner().invoke(app, ["verify", str(signed_filing)])
+    assert result.exit_code == 2 and "holds no certificate" in result.stderr
 
 
 def test_a_build_folder_stands_for_its_rules_pdf(signed_filing):
@@ -285,10 +346,12 @@ def test_a_build_folder_stands_for_its_rules_pdf(signed_filing):
     assert report.exit_code == 0 and report.path == str(signed_filing)
 
 
-def test_an_unrelated_root_is_not_trusted(signed_filing, pki):
+def test_an_unrelated_root_is_not_trusted(signed_filing, pki, monkeypatch):
+    monkeypatch.delenv("RULEGEN_TRUST")
     report = verify_filing(signed_filing, trust=pki["other_ca"])
-    assert report.exit_code == 1
-    assert "trust" in failed(report)
+    assert report.exit_code == 1 and report.status == "untrusted"
+    assert "does not chain" in failed(report)["trust"]
+    assert verify_filing(signed_filing, trust=[pki["other_ca"], pki["ca"]]).exit_code == 0
 
 
 def test_unsigned_draft_is_reported_as_a_draft(draft_filing):
@@ -311,13 +374,30 @@ def test_a_changed_sibling_output_fails(signed_filing, tmp_path):
     assert "manifest.json" in failed(report)["outputs"]
 
 
-def test_a_filing_alone_still_verifies_and_says_what_was_not_checked(signed_filing, tmp_path):
-    alone = tmp_path / "rules.pdf"
-    shutil.copy(signed_filing, alone)
-    report = verify_filing(alone)
-    assert report.exit_code == 0
-    outputs = next(c for c in report.checks if c.name == "outputs")
-    assert outputs.ok is None and "signage.pdf" in outputs.detail
+@pytest.mark.parametrize("name", ["math-appendix.pdf", "signage.pdf", "rules.html", "manifest.json"])
+def test_a_package_missing_any_file_fails(signed_filing, tmp_path, name):
+    copy = tmp_path / "filing"
+    shutil.copytree(signed_filing.parent, copy)
+    (copy / name).unlink()
+    for strict in (False, True):
+        report = verify_filing(copy, strict=strict)
+        assert report.exit_code == 1 and report.status == "failed"
+        assert "missing: " + name in failed(report)["outputs"]
+
+
+def test_a_package_with_an_extra_file_or_folder_fails(signed_filing, tmp_path):
+    copy = tmp_path / "filing"
+    shutil.copytree(signed_filing.parent, copy)
+    (copy / "notes.txt").write_text("added after the build")
+    report = verify_filing(copy)
+    assert report.exit_code == 1 and "not in the manifest: notes.txt" in failed(report)["outputs"]
+    (copy / "notes.txt").unlink()
+    (copy / "extra").mkdir()
+    assert "extra/" in failed(verify_filing(copy))["outputs"]
+    (copy / "extra").rmdir()
+    report = verify_filing(copy)
+    assert report.exit_code == 0, report.verdict
+    assert "whole package" in next(c for c in report.checks if c.name == "outputs").detail
 
 
 def _tamper_positions(data: bytes) -> dict[str, list[int]]:
@@ -385,7 +465,7 @@ def test_an_rsa_identity_signs_and_verifies(signed_filing, tmp_path):
     (tmp_path / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
     data = signed_filing.read_bytes()
     unsigned = data[: revision_end(data, open_reader(data), 0)]
-    target = tmp_path / "rules.pdf"
+    target = package_copy(signed_filing, tmp_path)
     target.write_bytes(sign_pdf(unsigned, identity, PASSPHRASE))
     report = verify_filing(target, trust=tmp_path / "ca.pem")
     assert report.exit_code == 0, report.verdict
@@ -397,14 +477,14 @@ def test_a_hex_case_change_in_the_signature_is_caught(signed_filing, tmp_path):
     _, length1, _, _ = [int(v) for v in open_reader(bytes(data)).embedded_signatures[0].byte_range]
     position = next(i for i in range(length1 + 1, length1 + 400) if data[i] in b"ABCDEF")
     data[position] ^= 0x20
-    target = tmp_path / "rules.pdf"
+    target = package_copy(signed_filing, tmp_path)
     target.write_bytes(bytes(data))
     report = verify_filing(target)
     assert report.exit_code == 1 and "upper-case hex" in failed(report)["contents"]
 
 
 def test_bytes_appended_after_signing_fail(signed_filing, tmp_path):
-    target = tmp_path / "rules.pdf"
+    target = package_copy(signed_filing, tmp_path)
     target.write_bytes(signed_filing.read_bytes() + b"\n% appended\n")
     report = verify_filing(target)
     assert report.exit_code == 1 and failed(report)
@@ -430,7 +510,7 @@ def test_an_expired_certificate_at_signing_time_fails(signed_filing, pki, tmp_pa
     """Signed by pyHanko directly (rulegen refuses to), the certificate check names the dates."""
     data = signed_filing.read_bytes()
     unsigned = data[: revision_end(data, open_reader(data), 0)]
-    target = tmp_path / "rules.pdf"
+    target = package_copy(signed_filing, tmp_path)
     target.write_bytes(sign_directly(unsigned, pki["signer_key"], pki["expired_cert"]))
     report = verify_filing(target, trust=pki["ca"])
     assert report.exit_code == 1
@@ -439,24 +519,65 @@ def test_an_expired_certificate_at_signing_time_fails(signed_filing, pki, tmp_pa
 
 def test_a_second_signature_or_incremental_update_fails(signed_filing, pki, tmp_path):
     resigned = sign_directly(signed_filing.read_bytes(), pki["signer_key"], pki["expired_cert"], "Second")
-    target = tmp_path / "rules.pdf"
+    target = package_copy(signed_filing, tmp_path)
     target.write_bytes(resigned)
     report = verify_filing(target)
     assert report.exit_code == 1 and "revisions" in failed(report)["pdf"]
 
 
-def test_json_and_text_output_of_the_command(signed_filing, draft_filing, pki):
+def test_json_and_text_output_of_the_command(signed_filing, draft_filing, pki, monkeypatch):
+    import hashlib
+
+    monkeypatch.delenv("RULEGEN_TRUST")
     runner = CliRunner()
-    result = runner.invoke(app, ["verify", str(signed_filing), "--trust", str(pki["ca"])])
+    result = runner.invoke(app, ["verify", str(signed_filing), "--trust", str(pki["ca"]), "--details"])
     assert result.exit_code == 0, result.stdout
-    assert "VERIFIED" in result.stdout and "Priya Raman" in result.stdout
+    assert "VERIFIED" in result.stdout and "Priya Raman" in result.stdout and "ok    trust" in result.stdout
+    assert result.stdout.strip().splitlines()[-1].startswith("1 filing: 1 verified")
     result = runner.invoke(app, ["verify", str(signed_filing), "--format", "json"])
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     payload = json.loads(result.stdout)
-    assert payload["signed"] is True and payload["trusted"] is None
-    assert {c["name"] for c in payload["checks"]} >= {"signature", "contents", "manifest"}
+    [filing] = payload["filings"]
+    assert filing["signed"] is True and filing["trusted"] is False and filing["trust"] == "not trusted"
+    assert filing["offering_id"] == "filing-test-pa" and filing["revision"] == 3 and filing["jurisdiction"] == "PA"
+    assert filing["operator"] == "Test Pennsylvania Casino" and filing["effective_date"] == "2027-03-01"
+    assert filing["rules_pdf_sha256"] == hashlib.sha256(signed_filing.read_bytes()).hexdigest()
+    from cryptography import x509
+    from cryptography.hazmat.primitives.serialization import Encoding, pkcs12
+
+    _key, cert, _ = pkcs12.load_key_and_certificates(pki["signer"].read_bytes(), PASSPHRASE)
+    assert filing["signer"]["certificate_sha256"] == hashlib.sha256(cert.public_bytes(Encoding.DER)).hexdigest()
+    assert "Priya Raman" in filing["signer"]["subject"] and filing["signing_time"]
+    assert {c["name"] for c in filing["checks"]} >= {"signature", "contents", "manifest", "trust", "outputs"}
+    assert payload["summary"]["untrusted"] == 1 and payload["summary"]["exit_code"] == 1
     result = runner.invoke(app, ["verify", str(draft_filing)])
     assert result.exit_code == 1 and "UNSIGNED DRAFT" in result.stdout
+    assert isinstance(x509, object)
+
+
+def test_many_filings_and_folders_in_one_run(signed_filing, draft_filing, tmp_path):
+    """Folders are searched for build folders; a broken filing or missing path is reported and the run goes on."""
+    batch = tmp_path / "received"
+    for label in ("a", "b"):
+        shutil.copytree(signed_filing.parent, batch / label / "filing-test-pa")
+    shutil.copytree(draft_filing.parent, batch / "c" / "draft")
+    (batch / "d").mkdir()
+    (batch / "d" / "rules.pdf").write_text("not a pdf")
+    tampered = batch / "b" / "filing-test-pa" / "signage.pdf"
+    tampered.write_bytes(tampered.read_bytes() + b"!")
+    result = CliRunner().invoke(app, ["verify", str(batch), str(tmp_path / "missing"), "--format", "json"])
+    payload = json.loads(result.stdout)
+    statuses = {Path(f["path"]).relative_to(tmp_path).parts[:2]: f["status"] for f in payload["filings"]}
+    assert statuses == {("received", "a"): "verified", ("received", "b"): "failed", ("received", "c"): "unsigned",
+                        ("received", "d"): "unusable", ("missing",): "unusable"}
+    assert result.exit_code == 2
+    assert payload["summary"] == {**payload["summary"], "filings": 5, "verified": 1, "failed": 1, "unsigned": 1,
+                                  "unusable": 2}
+    result = CliRunner().invoke(app, ["verify", str(batch / "a"), str(batch / "b")])
+    lines = result.stdout.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 3
+    assert "VERIFIED" in lines[0] and "FAILED" in lines[1] and "signage.pdf" in lines[1]
+    assert lines[2].startswith("2 filings: 1 verified, 1 failed")
 
 
 def test_command_exit_2_for_unusable_input(tmp_path, signed_filing):
@@ -464,7 +585,7 @@ def test_command_exit_2_for_unusable_input(tmp_path, signed_filing):
     assert runner.invoke(app, ["verify", str(tmp_path / "missing.pdf")]).exit_code == 2
     (tmp_path / "notes.txt").write_text("hello")
     result = runner.invoke(app, ["verify", str(tmp_path / "notes.txt")])
-    assert result.exit_code == 2 and "not a PDF" in result.stderr
+    assert result.exit_code == 2 and "UNUSABLE" in result.stdout and "not a PDF" in result.stdout
     result = runner.invoke(app, ["verify", str(signed_filing), "--trust", str(tmp_path / "notes.txt")])
     assert result.exit_code == 2 and "--trust" in result.stderr
 
@@ -481,8 +602,8 @@ def test_rules_that_moved_since_the_build_warn_and_fail_only_with_strict(pki, tm
     assert report.exit_code == 0
     strict = verify_filing(filing, strict=True)
     assert strict.exit_code == 1 and strict.verdict.startswith("FAILED (--strict)")
-    result = CliRunner().invoke(app, ["verify", str(filing), "--strict"])
-    assert result.exit_code == 1 and "warn" in result.stdout
+    result = CliRunner().invoke(app, ["verify", str(filing), "--strict", "--details"])
+    assert result.exit_code == 1 and "FAILED (--strict)" in result.stdout and "warn  rules" in result.stdout
 
 
 def test_findings_that_differ_under_the_same_rules_fail(pki, tmp_path):

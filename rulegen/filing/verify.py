@@ -1,5 +1,8 @@
 """`rulegen verify`: re-check a built filing, offline.
 
+`verify_paths` checks many: files and folders (a folder stands for every build folder or rules.pdf under it),
+one report each, going on past a broken one.
+
 Order of the checks, each reported with a reason:
   pdf         the file reads as a PDF with the shape rulegen writes: one rendering, then one signature revision
   signature   one PAdES signature, cryptographically intact and valid
@@ -7,12 +10,14 @@ Order of the checks, each reported with a reason:
   contents    the unsigned gap holds exactly the DER signature in upper-case hex, then zeros (pyHanko alone
               misses a changed byte there)
   certificate the signer's certificate was within its validity period at the signing time it reports
-  trust       the certificate chains to a --trust root at that time (named but not checked without --trust)
+  trust       the certificate chains to a trust root (--trust or RULEGEN_TRUST) at that time; with no root, or
+              one it does not chain to, the filing is "intact, signer not trusted" and fails (trust fails closed)
   manifest    manifest.json is attached, canonical, and of a format this rulegen reads
   offering    the attached offering's bytes match the manifest's SHA-256 (and the logo's, if any)
   attachments nothing else is attached
   final       the build was --final with every sign-off role, and the signer's name is the one recorded
-  outputs     signage.pdf, math-appendix.pdf, rules.html, manifest.json found beside the filing match
+  outputs     the whole package: every output the manifest lists, and manifest.json, is beside the filing and
+              matches; a missing file or a file the manifest does not list fails
   rules       the shipped jurisdiction data and schemas, and the findings they give now, against the manifest's
   rebuild     (--rebuild) a fresh rendering from the attached offering equals the signed rendering
 """
@@ -53,6 +58,10 @@ class Check:
         return "warn" if self.warning else "ok"
 
 
+TRUST_ENV = "RULEGEN_TRUST"
+CERTIFICATE_SUFFIXES = (".pem", ".crt", ".cer", ".der")
+
+
 @dataclass
 class VerifyReport:
     path: str
@@ -60,10 +69,20 @@ class VerifyReport:
     signed: bool = False
     final: bool = False
     signer: str | None = None
+    signer_subject: str | None = None
+    signer_fingerprint: str | None = None  # SHA-256 of the signer certificate's DER bytes, lower-case hex
     signing_time: str | None = None
-    trusted: bool | None = None
+    trusted: bool | None = None  # None: not reached (no intact signature to check the signer of)
+    trust_roots: int = 0
     strict: bool = False
     seconds: float = 0.0
+    rules_sha256: str | None = None
+    offering_id: str | None = None
+    operator: str | None = None
+    jurisdiction: str | None = None
+    revision: int | str | None = None
+    effective_date: str | None = None
+    error: str | None = None  # the file could not be used at all (exit 2): missing, unreadable, not a PDF
     manifest: dict | None = field(default=None, repr=False)
 
     def add(self, name: str, ok: bool | None, detail: str, *, warning: bool = False) -> Check:
@@ -80,36 +99,82 @@ class VerifyReport:
         return [c for c in self.checks if c.ok is not False and c.warning]
 
     @property
-    def verdict(self) -> str:
-        failures = [c for c in self.failures if c.name != "signature" or self.signed]
+    def status(self) -> str:
+        """One word for a table: verified, untrusted, failed, unsigned, unusable."""
+        if self.error is not None:
+            return "unusable"
+        failures = self.failures
         if not self.signed and not any(c.name == "pdf" for c in failures):
+            return "unsigned"
+        if failures and all(c.name == "trust" for c in failures):
+            return "untrusted"
+        if failures or (self.strict and self.warnings):
+            return "failed"
+        return "verified"
+
+    @property
+    def trust_status(self) -> str:
+        if not self.signed:
+            return "unsigned"
+        if self.trusted is None:
+            return "not checked"
+        return "trusted" if self.trusted else "not trusted"
+
+    @property
+    def verdict(self) -> str:
+        status = self.status
+        if status == "unusable":
+            return f"UNUSABLE: {self.error}"
+        failures = [c for c in self.failures if c.name != "signature" or self.signed]
+        if status == "unsigned":
             tail = ("; also " + "; ".join(f"{c.name}: {c.detail}" for c in failures[:3])) if failures else ""
             return "UNSIGNED DRAFT: not a filed submission" + tail
+        if status == "untrusted":
+            return "INTACT, SIGNER NOT TRUSTED: " + "; ".join(c.detail for c in failures[:1])
         if failures:
             return "FAILED: " + "; ".join(f"{c.name}: {c.detail}" for c in failures[:3])
         if self.strict and self.warnings:
             return "FAILED (--strict): " + "; ".join(f"{c.name}: {c.detail}" for c in self.warnings[:3])
-        trust = ("signer trusted" if self.trusted else
-                 "signer named, not checked against a root (no --trust given)")
-        return f"VERIFIED: signed final filing ({trust})"
+        return "VERIFIED: signed final filing, signer trusted" + (
+            " (warning: " + "; ".join(c.name for c in self.warnings) + ")" if self.warnings else "")
+
+    @property
+    def first_problem(self) -> str | None:
+        if self.error is not None:
+            return self.error
+        problems = [c for c in self.failures if c.name != "signature" or self.signed]
+        if not self.signed and not any(c.name == "pdf" for c in problems):
+            return "unsigned draft: not a filed submission"
+        if problems:
+            return f"{problems[0].name}: {problems[0].detail}"
+        if self.strict and self.warnings:
+            return f"{self.warnings[0].name}: {self.warnings[0].detail}"
+        return None
 
     @property
     def exit_code(self) -> int:
-        if not self.signed or self.failures:
-            return int(ExitCode.INVALID)
-        if self.strict and self.warnings:
-            return int(ExitCode.INVALID)
-        return int(ExitCode.OK)
+        if self.error is not None:
+            return int(ExitCode.UNUSABLE)
+        return int(ExitCode.OK) if self.status == "verified" else int(ExitCode.INVALID)
 
     def to_json(self) -> dict:
         return {
             "path": self.path,
+            "status": self.status,
             "verdict": self.verdict,
             "exit_code": self.exit_code,
+            "offering_id": self.offering_id,
+            "operator": self.operator,
+            "jurisdiction": self.jurisdiction,
+            "revision": self.revision,
+            "effective_date": self.effective_date,
+            "rules_pdf_sha256": self.rules_sha256,
             "signed": self.signed,
             "final": self.final,
-            "signer": self.signer,
+            "signer": {"name": self.signer, "subject": self.signer_subject,
+                       "certificate_sha256": self.signer_fingerprint} if self.signed else None,
             "signing_time": self.signing_time,
+            "trust": self.trust_status,
             "trusted": self.trusted,
             "checks": [{**asdict(c), "status": c.status} for c in self.checks],
             "seconds": round(self.seconds, 3),
@@ -173,25 +238,105 @@ def load_trust_roots(trust) -> list:
     return roots
 
 
-def verify_filing(path, *, trust=None, rebuild: bool = False, strict: bool = False) -> VerifyReport:
-    """Every check on the filing at `path` (its rules.pdf); siblings are looked for in the same folder.
+def trust_paths(trust=None, environ=None) -> list[Path]:
+    """The certificate files to trust: each --trust file, then every certificate file (.pem, .crt, .cer,
+    .der) in each folder RULEGEN_TRUST names (several joined by the path separator). A folder named there that
+    is missing or holds no certificate is an error, not an empty trust list: a mistyped setting must not
+    quietly trust nothing and still look configured."""
+    import os
 
-    Raises InputError (exit 2) only when the file cannot be read, is not a PDF at all, or --trust cannot
-    be used; everything wrong with the filing itself is a failed check in the report (exit 1).
+    paths = [Path(p) for p in ([trust] if isinstance(trust, (str, Path)) else list(trust or []))]
+    environ = os.environ if environ is None else environ
+    for entry in filter(None, (environ.get(TRUST_ENV) or "").split(os.pathsep)):
+        folder = Path(entry)
+        if folder.is_file():
+            paths.append(folder)
+            continue
+        if not folder.is_dir():
+            raise InputError(f"{TRUST_ENV} names {folder}, which is not a folder of trusted certificates")
+        found = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in CERTIFICATE_SUFFIXES)
+        if not found:
+            raise InputError(f"{TRUST_ENV} names {folder}, which holds no certificate file "
+                             f"({', '.join(CERTIFICATE_SUFFIXES)})")
+        paths.extend(found)
+    return paths
+
+
+def verify_filing(path, *, trust=None, rebuild: bool = False, strict: bool = False, roots=None,
+                  environ=None) -> VerifyReport:
+    """Every check on the filing at `path` (its rules.pdf, or its build folder); its package is the folder.
+
+    Trust roots are `roots` (already loaded) or read from `trust` and RULEGEN_TRUST. Raises InputError (exit
+    2) only when the file cannot be read, is not a PDF at all, or the trust roots cannot be used; everything
+    wrong with the filing itself is a failed check in the report (exit 1).
     """
     began = time.perf_counter()
     path = Path(path)
     if path.is_dir() and (path / "rules.pdf").is_file():  # a build folder: its rules.pdf is the filing
         path = path / "rules.pdf"
     report = VerifyReport(str(path), strict=strict)
-    roots = load_trust_roots(trust) if trust else None
+    if roots is None:
+        roots = load_trust_roots(trust_paths(trust, environ))
+    report.trust_roots = len(roots)
     data = _read(path)
     if b"%PDF-" not in data[:1024] and b"%%EOF" not in data[-4096:]:
         raise InputError(f"{path} is not a PDF; give the filing's rules.pdf")
+    report.rules_sha256 = sha256(data)
     with _quiet_pyhanko():
         _Verifier(report, path, data, roots).run(rebuild=rebuild)
     report.seconds = time.perf_counter() - began
     return report
+
+
+def filing_paths(paths) -> list[tuple[Path, str | None]]:
+    """Each path given, expanded: a file stands for itself; a build folder (one holding rules.pdf) for its
+    rules.pdf; any other folder for every rules.pdf under it, in name order. A path that holds no filing
+    comes back with the reason, so a batch reports it and goes on."""
+    found: list[tuple[Path, str | None]] = []
+    for item in paths:
+        path = Path(item)
+        if path.is_dir():
+            if (path / "rules.pdf").is_file():
+                found.append((path / "rules.pdf", None))
+                continue
+            under = sorted(p for p in path.rglob("rules.pdf") if p.is_file())
+            if not under:
+                found.append((path, f"{path} is a folder with no rules.pdf under it"))
+            found.extend((p, None) for p in under)
+        elif path.exists():
+            found.append((path, None))
+        else:
+            found.append((path, f"{path}: no such file or folder"))
+    return found
+
+
+def verify_paths(paths, *, trust=None, rebuild: bool = False, strict: bool = False, environ=None,
+                 progress=None) -> list[VerifyReport]:
+    """One report per filing under `paths` (see filing_paths), going on past any that cannot be used: those
+    get a report with `error` set (exit 2). Unusable trust roots stop everything first (InputError)."""
+    roots = load_trust_roots(trust_paths(trust, environ))
+    reports = []
+    for path, problem in filing_paths(paths):
+        if problem is None:
+            try:
+                report = verify_filing(path, rebuild=rebuild, strict=strict, roots=roots)
+            except InputError as exc:
+                report = VerifyReport(str(path), strict=strict, error=exc.message, trust_roots=len(roots))
+        else:
+            report = VerifyReport(str(path), strict=strict, error=problem, trust_roots=len(roots))
+        reports.append(report)
+        if progress is not None:
+            progress(report)
+    return reports
+
+
+def summary(reports: list[VerifyReport]) -> dict:
+    counts = {status: 0 for status in ("verified", "untrusted", "failed", "unsigned", "unusable")}
+    for report in reports:
+        counts[report.status] += 1
+    return {"filings": len(reports), **counts,
+            "exit_code": max((r.exit_code for r in reports), default=int(ExitCode.UNUSABLE)),
+            "seconds": round(sum(r.seconds for r in reports), 3)}
 
 
 class _Verifier:
@@ -257,10 +402,10 @@ class _Verifier:
             report.add("signature", False, "none: this is an unsigned draft, not a filed submission "
                                            "(a filing is signed by `rulegen build --final --sign ID.p12`)")
             return
+        report.signed = True  # it claims to be signed; the checks below say whether the claim holds
         if len(self.signatures) > 1:
             report.add("signature", False, f"{len(self.signatures)} signatures; a rulegen filing has exactly one")
             return
-        report.signed = True  # it claims to be signed; the checks below say whether the claim holds
         embedded = self.signatures[0]
         try:
             gap = check_signature_gap(self.data, embedded.byte_range)
@@ -278,6 +423,8 @@ class _Verifier:
             report.add("signature", False, f"the signature cannot be read: {_reason(exc)}")
             return
         report.signer = self.certificate_name = _asn1_name(cert)
+        report.signer_subject = cert.subject.human_friendly
+        report.signer_fingerprint = sha256(cert.dump())
         report.signing_time = signing_time.isoformat() if signing_time else None
         key_usage = KeyUsageConstraints(key_usage={"digital_signature", "non_repudiation"}, match_all_key_usages=False)
         context = ValidationContext(trust_roots=list(self.roots or []), allow_fetching=False, moment=signing_time,
@@ -301,23 +448,31 @@ class _Verifier:
         else:
             report.add("coverage", False, f"the signature does not cover the whole file (coverage {coverage.lower()})")
         self._certificate(cert, signing_time)
-        if self.roots is None:
+        issuer = _asn1_name(cert, True)
+        if not (status.intact and status.valid):
             report.trusted = None
-            report.add("trust", None, f"the signer's certificate ({report.signer}, issued by {_asn1_name(cert, True)})"
-                                      " was not checked against a root: no --trust given")
+            report.add("trust", None, f"not checked: the signature itself does not hold (signer {report.signer}, "
+                                      f"issued by {issuer})")
+        elif not self.roots:
+            report.trusted = False
+            report.add("trust", False, f"signer {report.signer} (issued by {issuer}; certificate SHA-256 "
+                                       f"{report.signer_fingerprint[:16]}...) is not checked against any trust "
+                                       f"root: give --trust CA.pem or set {TRUST_ENV} to a folder of trusted "
+                                       "certificates")
         elif status.trusted:
             report.trusted = True
             try:
                 anchor_name = status.validation_path.trust_anchor.authority.name.human_friendly
             except Exception:
                 anchor_name = None
-            report.add("trust", True, "the certificate chains to the --trust root "
+            report.add("trust", True, "the certificate chains to the trust root "
                        + (repr(anchor_name) if anchor_name else "given")
                        + f" at the signing time ({_when(signing_time)}); offline, so no revocation check")
         else:
             report.trusted = False
             problem = getattr(status, "trust_problem_indic", None)
-            report.add("trust", False, "the certificate does not chain to a --trust root at the signing time"
+            report.add("trust", False, f"signer {report.signer} (issued by {issuer}) does not chain to any of the "
+                                       f"{len(self.roots)} trust root(s) at the signing time"
                        + (f" ({getattr(problem, 'name', problem)})" if problem else ""))
 
     def _certificate(self, cert, signing_time) -> None:
@@ -374,6 +529,11 @@ class _Verifier:
                                           "fixed separators): it was not written by rulegen as it stands")
             return
         self.manifest = report.manifest = manifest
+        head = manifest.get("offering") if isinstance(manifest.get("offering"), dict) else {}
+        report.offering_id = _text_or_none(head.get("id"))
+        report.jurisdiction = _text_or_none(head.get("jurisdiction"))
+        report.revision = head.get("version") if isinstance(head.get("version"), (int, str)) else None
+        report.effective_date = _text_or_none(head.get("effective_date"))
         report.add("manifest", True, f"attached, canonical, {len(raw):,} bytes (SHA-256 {sha256(raw)[:16]}...)")
 
         offering = manifest.get("offering") or {}
@@ -391,6 +551,8 @@ class _Verifier:
                                          "recorded)")
             else:
                 report.add(label, True, f"the attached {name!r} ({len(content):,} bytes) matches the manifest")
+                if label == "offering":
+                    report.operator = _operator_of(content)
         extra = sorted(set(self.attachments) - set(expected) - {MANIFEST_NAME})
         if extra:
             report.add("attachments", False, "attached but not in the manifest: " + ", ".join(map(repr, extra)))
@@ -419,12 +581,15 @@ class _Verifier:
                    + (f"; signer recorded as {recorded!r}" if recorded else ""))
 
     def _outputs(self) -> None:
+        """The whole package: the folder holds the filing, manifest.json and every output the manifest lists,
+        each matching it, and nothing else."""
         report, manifest = self.report, self.manifest
         if manifest is None:
             return
         folder = self.path.parent
         matched, missing, wrong = [], [], []
-        for name, entry in sorted((manifest.get("outputs") or {}).items()):
+        listed = manifest.get("outputs") or {}
+        for name, entry in sorted(listed.items()):
             if "/" in name or "\\" in name or name.startswith("."):
                 wrong.append(f"{name!r} (not a plain file name)")
                 continue
@@ -437,22 +602,37 @@ class _Verifier:
             except OSError as exc:
                 wrong.append(f"{name} (cannot be read: {exc.strerror or exc})")
                 continue
-            (matched if digest == entry.get("sha256") else wrong).append(name)
+            (matched if isinstance(entry, dict) and digest == entry.get("sha256") else wrong).append(name)
         beside = folder / MANIFEST_NAME
-        if beside.is_file() and beside.resolve() != self.path.resolve():
-            try:
-                same = beside.read_bytes() == self.attachments.get(MANIFEST_NAME)
-            except OSError:
-                same = False
-            (matched if same else wrong).append(MANIFEST_NAME)
+        if self.path.name != MANIFEST_NAME:
+            if not beside.is_file():
+                missing.append(MANIFEST_NAME)
+            else:
+                try:
+                    same = beside.read_bytes() == self.attachments.get(MANIFEST_NAME)
+                except OSError:
+                    same = False
+                (matched if same else wrong).append(MANIFEST_NAME)
+        expected = set(listed) | {MANIFEST_NAME, self.path.name}
+        try:
+            present = sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir())
+        except OSError as exc:
+            report.add("outputs", False, f"the filing's folder cannot be listed: {exc.strerror or exc}")
+            return
+        extra = [name for name in present if name.rstrip("/") not in expected]
+        problems = []
         if wrong:
-            report.add("outputs", False, "beside the filing, changed since the build: " + ", ".join(wrong))
-        elif matched:
-            report.add("outputs", True, "beside the filing, matching the manifest: " + ", ".join(matched)
-                       + (f" (not found, not checked: {', '.join(missing)})" if missing else ""))
+            problems.append("changed since the build: " + ", ".join(wrong))
+        if missing:
+            problems.append("listed in the manifest but missing: " + ", ".join(missing))
+        if extra:
+            problems.append("in the filing's folder but not in the manifest: " + ", ".join(extra[:8])
+                            + (f" and {len(extra) - 8} more" if len(extra) > 8 else ""))
+        if problems:
+            report.add("outputs", False, "the package is not as built: " + "; ".join(problems))
         else:
-            report.add("outputs", None, "no other output of the build beside the filing; only rules.pdf was checked"
-                       + (f" (the manifest lists {', '.join(missing)})" if missing else ""))
+            report.add("outputs", True, f"the whole package is present and matches the manifest: {self.path.name}, "
+                       + ", ".join(matched) + ", nothing else")
 
     def _rules(self) -> None:
         """The embedded offering against the rules shipped now: which data changed, which findings moved."""
@@ -583,6 +763,21 @@ def _findings_now(source: bytes, name: str, logo: tuple[str, bytes] | None, data
             _FINDINGS_CACHE.clear()
         _FINDINGS_CACHE[key] = findings
     return [dict(f) for f in _FINDINGS_CACHE[key]]
+
+
+def _text_or_none(value) -> str | None:
+    return None if value is None or isinstance(value, (dict, list)) else str(value)
+
+
+def _operator_of(source: bytes) -> str | None:
+    """The operator's name in the attached offering (the manifest does not record it); None if unreadable."""
+    from ruamel.yaml import YAML
+
+    try:
+        data = YAML(typ="safe", pure=True).load(source.decode("utf-8"))
+        return _text_or_none(data["offering"]["operator"]["name"])
+    except Exception:
+        return None
 
 
 def _recorded_signer(manifest: dict) -> str | None:
