@@ -22,10 +22,17 @@ from pathlib import Path
 
 from rulegen.errors import ExitCode, RulegenError
 from rulegen.findings import Finding
+from rulegen.safeio import UnsafeFile, read_regular
 
 MAX_BYTES = 1 << 20  # [offering format] a file of at most 1 MiB
 MAX_DEPTH = 32  # [offering format] nesting at most 32 deep
 MAX_STRING = 1000  # [offering format] strings at most 1,000 characters
+MAX_ENTRIES = 256  # [offering format] at most 256 keys in a mapping or items in a list (the largest real one: 64 wheel segments)
+MAX_SIGNIFICANT_DIGITS = 15  # [offering format] a number holds at most 15 significant digits ...
+MAX_MAGNITUDE_EXPONENT = 12  # ... and is below 10^12 ...
+MIN_MAGNITUDE_EXPONENT = -6  # ... and, unless zero, at least 0.000001: checked on the text before any arithmetic
+# YAML reads these as line breaks and editors do not: a finding's line number would point at the wrong line.
+_HIDDEN_LINE_BREAKS = {"\x85": "U+0085 next line", "\u2028": "U+2028 line separator", "\u2029": "U+2029 paragraph separator"}
 FORMAT = "offering format"
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
@@ -111,14 +118,12 @@ def load_offering(path: str | Path, display_path: str | None = None) -> Offering
     path = Path(path)
     display = display_path if display_path is not None else str(path)
     try:
-        with open(path, "rb") as handle:
-            source = handle.read(MAX_BYTES + 1)
-    except IsADirectoryError:
-        raise _fail(display, 1, 1, "is a folder, not an offering file") from None
-    except FileNotFoundError:
-        raise _fail(display, 1, 1, "no such file") from None
-    except OSError as exc:
-        raise _fail(display, 1, 1, f"cannot be read: {exc.strerror or exc}") from None
+        source = read_regular(path, MAX_BYTES)
+    except UnsafeFile as exc:
+        if "larger than" in exc.reason or "the most read" in exc.reason:
+            raise _fail(display, 1, 1, f"the file is larger than {MAX_BYTES:,} bytes (1 MiB), the most an offering "
+                                       "file may be") from None
+        raise _fail(display, 1, 1, exc.reason) from None
     return parse_offering(source, display, path)
 
 
@@ -152,7 +157,17 @@ def _decode(source: bytes, display: str) -> str:
                     f"the file is not UTF-8 text (byte 0x{source[exc.start]:02x} at offset {exc.start}); "
                     "save it as UTF-8") from None
     # A UTF-8 byte-order mark is allowed by YAML; drop it so columns count from the first real character.
-    return text[1:] if text.startswith("\ufeff") else text
+    text = text[1:] if text.startswith("\ufeff") else text
+    for char, name in _HIDDEN_LINE_BREAKS.items():
+        at = text.find(char)
+        if at >= 0:
+            prefix = text[:at]
+            line = prefix.count("\n") + 1
+            column = at - (prefix.rfind("\n") + 1) + 1
+            raise _fail(display, line, column,
+                        f"the file holds the character {name}, which YAML reads as a line break and editors do "
+                        "not (every line number after it would be wrong); remove it")
+    return text
 
 
 def _mark(event_or_error) -> tuple[int, int]:
@@ -196,6 +211,10 @@ def _compose(text: str, display: str):
             positions[()] = pos
             return ()
         parent = stack[-1]
+        if len(parent.value) >= MAX_ENTRIES:
+            kind = "items" if parent.kind == "seq" else "keys"
+            raise _fail(display, *pos, f"{dotted(parent.node) or 'the top level'} holds more than {MAX_ENTRIES} "
+                                       f"{kind}, the most an offering file may hold in one place", node=parent.node)
         if parent.kind == "seq":
             node = parent.node + (len(parent.value),)
             parent.value.append(value)
@@ -321,6 +340,12 @@ def _resolve(event, display: str, pos: tuple[int, int], node: Path_):
     if len(raw) > MAX_STRING:
         raise _fail(display, *pos, f"a value of {len(raw):,} characters; the most a value may hold is "
                                    f"{MAX_STRING:,}", node=node)
+    surrogate = next((c for c in raw if "\ud800" <= c <= "\udfff"), None)
+    if surrogate is not None:
+        where = (f"a key in {dotted(node[:-1]) or 'the top level'}" if node and node[-1] is None
+                 else dotted(node) or "a value")
+        raise _fail(display, *pos, f"{where} holds an unpaired surrogate escape "
+                                   f"(\\u{ord(surrogate):04x}), which is not a character", node=node)
     tag = _CORE_TAGS.get(event.tag) if event.tag else None
     plain = event.style is None
     if tag == "str" or (tag is None and not plain):
@@ -338,19 +363,59 @@ def _resolve(event, display: str, pos: tuple[int, int], node: Path_):
             raise ValueError
         if tag == "int":
             if _INT_OCT.match(raw):
-                return int(raw[2:], 8)
-            if _INT_HEX.match(raw):
-                return int(raw[2:], 16)
-            return int(raw)
+                value = int(raw[2:], 8) if len(raw) <= 2 + MAX_SIGNIFICANT_DIGITS + 3 else None
+            elif _INT_HEX.match(raw):
+                value = int(raw[2:], 16) if len(raw) <= 2 + MAX_SIGNIFICANT_DIGITS else None
+            else:
+                value = int(raw) if len(raw.lstrip("+-").lstrip("0")) <= MAX_SIGNIFICANT_DIGITS else None
+            if value is None or abs(value) >= 10 ** MAX_MAGNITUDE_EXPONENT:
+                raise _OutOfRange
+            return value
         if tag == "float":
             if _INF.match(raw):
                 return float("-inf") if raw.startswith("-") else float("inf")
             if _NAN.match(raw):
                 return float("nan")
+            if not _FLOAT.match(raw) or not _bounded_decimal_text(raw):
+                raise _OutOfRange
             return Decimal(raw)
+    except _OutOfRange:
+        raise _fail(display, *pos, f"{dotted(node) or 'a value'} is {raw}: an offering's numbers hold at most "
+                                   f"{MAX_SIGNIFICANT_DIGITS} significant digits and lie between 0.000001 and "
+                                   f"10^{MAX_MAGNITUDE_EXPONENT} (or are 0)", ExitCode.INVALID, node=node) from None
     except (ValueError, InvalidOperation):
         raise _fail(display, *pos, f"'{raw}' is not a valid {tag}", node=node) from None
     return raw
+
+
+class _OutOfRange(Exception):
+    """A number whose text is outside what any field of an offering can mean."""
+
+
+_DECIMAL_PARTS = re.compile(r"^[-+]?([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$")
+
+
+def _bounded_decimal_text(raw: str) -> bool:
+    """True when the number's text is within the offering format's bounds, judged on the digits alone."""
+    match = _DECIMAL_PARTS.match(raw)
+    if match is None:
+        return False
+    whole, fraction, exponent_text = match.group(1), match.group(2) or "", match.group(3)
+    if exponent_text is not None and len(exponent_text.lstrip("+-").lstrip("0")) > 3:
+        return False  # an exponent of four or more digits is out of range whatever the digits are
+    exponent = int(exponent_text) if exponent_text is not None else 0
+    digits = (whole + fraction).lstrip("0")
+    if not digits:
+        return True  # zero, however written
+    significant = digits.rstrip("0")
+    if len(significant) > MAX_SIGNIFICANT_DIGITS and len(fraction.rstrip("0")) > 0:
+        return False
+    if len(significant) > MAX_SIGNIFICANT_DIGITS:
+        return False
+    # the position of the leading digit: value = 0.d1d2... x 10^adjusted
+    leading = len(whole.lstrip("0")) if whole.lstrip("0") else -(len(fraction) - len(fraction.lstrip("0")))
+    adjusted = leading + exponent
+    return MIN_MAGNITUDE_EXPONENT < adjusted <= MAX_MAGNITUDE_EXPONENT
 
 
 def _implicit_kind(raw: str) -> str:

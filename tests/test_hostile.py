@@ -49,7 +49,19 @@ VERDICTS = {
     "two_documents.yaml": (2, "more than one YAML document"),
     "wrong_types.yaml": (1, "table.positions is 'six'"),
     "unprintable_name.yaml": (1, "U+202E right-to-left override"),
+    "number_exponent_ante.yaml": (1, "limits.ante.minimum is 1e999999"),
+    "money_many_digits.yaml": (1, "payout_limit.amount is 50000.0000000000000000000000001"),
+    "deck_hours_tiny.yaml": (1, "cards.deck_change_hours is 1e-999999"),
+    "wheel_symbol_exponent.yaml": (1, "bonus_spin.wheel[4].symbol is '1e999999'"),
+    "surrogate_key.yaml": (2, "a key in table holds an unpaired surrogate"),
+    "line_separator_in_comment.yaml": (2, "U+2028 line separator"),
+    "date_before_1980.yaml": (0, ""),
+    "id_newline.yaml": (1, "offering.id is 'test-pa\\n'"),
 }
+
+# Files the loader refuses with exit 1 (the offering is wrong, not unreadable): diff cannot compare them either.
+REFUSED_AT_LOAD = {"duplicate_keys.yaml", "number_huge.yaml", "number_exponent_ante.yaml", "money_many_digits.yaml",
+                   "deck_hours_tiny.yaml"}
 
 
 def test_the_corpus_and_the_verdicts_match():
@@ -142,5 +154,30 @@ def test_every_command_answers_each_hostile_file_without_a_traceback(tmp_path, m
     # diff describes revisions and compares whatever loads, valid or not; a file that cannot be loaded is refused
     result = CliRunner().invoke(app, ["diff", str(HOSTILE.parent / "correct_pa.yaml"), str(folder / name)])
     assert result.exception is None or isinstance(result.exception, SystemExit), ("diff", result.exception)
-    assert result.exit_code == (status if status == 2 or name == "duplicate_keys.yaml" else 0), result.stdout
+    assert result.exit_code == (status if status == 2 or name in REFUSED_AT_LOAD else 0), result.stdout
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_fifo_or_a_device_as_the_offering_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "offering.yaml"
+    os.mkfifo(fifo)
+    for target in (fifo, Path("/dev/zero")):
+        result = CliRunner().invoke(app, ["validate", str(target)])
+        assert result.exit_code == 2, result.stdout
+        assert "not a regular file" in result.stdout
+    # a folder holding a FIFO among its YAML files: the FIFO is reported, the others still checked
+    shutil.copy(HOSTILE.parent / "correct_pa.yaml", tmp_path / "pa.yaml")
+    result = CliRunner().invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "not a regular file" in result.stdout and "pa.yaml" in result.stdout
+
+
+def test_a_mebibyte_of_keys_is_answered_at_the_limit(tmp_path):
+    """100,000 keys in one mapping: refused at the 257th, not walked."""
+    text = "schema_version: 1\ntable:\n" + "".join(f"  k{i}: 1\n" for i in range(100_000))
+    (tmp_path / "keys.yaml").write_text(text[: (1 << 20) - 1])
+    result = CliRunner().invoke(app, ["validate", str(tmp_path / "keys.yaml")])
+    assert result.exit_code == 2
+    assert "table holds more than 256 keys" in result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{tmp_path / 'keys.yaml'}:259:3:")
