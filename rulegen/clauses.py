@@ -1,0 +1,287 @@
+"""The clause inventory of each jurisdiction's text, and which clauses apply to one offering.
+
+Layer: jurisdiction (data about the texts; uses nothing of ours but `rulegen.resources`).
+
+`jurisdictions/clauses/<code>.yaml` lists every numbered or lettered clause of the source text, to its deepest
+level, in the text's order: its pinpoint label (`id`, the citation without the jurisdiction's prefix), its parent,
+a one-line summary in our own words, and, where the clause governs only some configurations of an offering,
+`when` (inherited by its sub-clauses). The rules document names the clauses each of its rules restates
+(`data-clauses` on the element) and ends with a concordance built from this inventory: every clause that applies
+is restated somewhere, every other one is listed with the reason it does not apply.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from rulegen import resources
+
+CONDITION_KEYS = ("dealing", "shuffling", "decks", "five_card_bonus", "six_card_bonus", "bonus_spin",
+                  "bonus_spin_paytable", "bonus_spin_wager", "community_pay", "top_prize", "payout_limit",
+                  "automation")
+
+DEALING_WORDS = {"manual-shoe": "from a manual dealing shoe", "hand": "from the dealer's hand",
+                 "automated-shoe": "from an automated dealing shoe"}
+SHUFFLING_WORDS = {"manual": "by hand", "automated": "by an automated shuffler that does not count the cards",
+                   "automated-counting": "by an automated shuffler that counts the cards after each shuffle"}
+BONUS_SPIN_WORDS = {"progressive": "the Bonus Spin Progressive wager", "xtreme": "the Bonus Spin Xtreme Progressive wager"}
+TOP_PRIZE_WORDS = {"progressive": "a progressive meter", "fixed": "a fixed prize", "merchandise": "merchandise"}
+
+
+class InventoryError(ValueError):
+    """A clause inventory file that is malformed, or a clause id that is not in it."""
+
+
+@dataclass(frozen=True)
+class OfferingConfig:
+    """The choices of an offering that decide which clauses of its jurisdiction's text apply."""
+
+    dealing: str | None = None
+    shuffling: str | None = None
+    decks: int | None = None
+    five_card_bonus: bool = False
+    six_card_bonus: bool = False
+    bonus_spin: str | None = None
+    bonus_spin_paytable: str | None = None
+    bonus_spin_wager: int | None = None
+    community_pay: str | None = None
+    top_prize: str | None = None
+    payout_limit: bool = False
+
+    @property
+    def automation(self) -> bool:
+        return self.shuffling in ("automated", "automated-counting") or self.dealing == "automated-shoe"
+
+    @classmethod
+    def from_offering(cls, data: Mapping[str, Any]) -> OfferingConfig:
+        cards = data.get("cards") or {}
+        spin = data.get("bonus_spin") or {}
+        limit = data.get("payout_limit") or {}
+        wager = spin.get("wager")
+        return cls(
+            dealing=cards.get("dealing"),
+            shuffling=cards.get("shuffling"),
+            decks=cards.get("decks"),
+            five_card_bonus=bool(data.get("five_card_bonus")),
+            six_card_bonus=bool(data.get("six_card_bonus")),
+            bonus_spin=spin.get("kind") if spin else None,
+            bonus_spin_paytable=str(spin["paytable"]) if spin.get("paytable") is not None else None,
+            bonus_spin_wager=int(wager) if wager is not None and float(wager).is_integer() else None,
+            community_pay=str(spin["community_pay"]) if spin.get("community_pay") is not None else None,
+            top_prize=(spin.get("top_prize") or {}).get("kind", "fixed") if spin else None,
+            payout_limit=limit.get("amount") is not None,
+        )
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    parent: str | None
+    summary: str
+    citation: str
+    when: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Inventory:
+    code: str
+    source: str
+    citation_prefix: str
+    clauses: tuple[Clause, ...]
+    by_id: Mapping[str, Clause] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index = {c.id: c for c in self.clauses}
+        if len(index) != len(self.clauses):
+            raise InventoryError(f"{self.code}: a clause id appears twice in the inventory")
+        object.__setattr__(self, "by_id", index)
+
+    def children(self, clause_id: str) -> list[Clause]:
+        return [c for c in self.clauses if c.parent == clause_id]
+
+    def descendants(self, clause_id: str) -> list[Clause]:
+        found = []
+        for child in self.children(clause_id):
+            found.append(child)
+            found.extend(self.descendants(child.id))
+        return found
+
+    def ancestors(self, clause_id: str) -> list[Clause]:
+        chain = []
+        parent = self.clause(clause_id).parent
+        while parent is not None:
+            chain.append(self.clause(parent))
+            parent = self.clause(parent).parent
+        return chain
+
+    def clause(self, clause_id: str) -> Clause:
+        try:
+            return self.by_id[clause_id]
+        except KeyError:
+            raise InventoryError(f"{self.code}: no clause {clause_id!r} in {self.source}") from None
+
+    def conditions(self, clause_id: str) -> dict[str, Any]:
+        """The clause's `when`, with those of every clause above it."""
+        merged: dict[str, Any] = {}
+        for clause in reversed([self.clause(clause_id), *self.ancestors(clause_id)]):
+            merged.update(clause.when)
+        return merged
+
+    def not_applying(self, clause_id: str, config: OfferingConfig) -> str | None:
+        """None when the clause applies to an offering of this configuration, else the reason it does not."""
+        for key, allowed in self.conditions(clause_id).items():
+            reason = _unmet(key, allowed, config)
+            if reason:
+                return reason
+        return None
+
+    def expand(self, ids: Iterable[str]) -> set[str]:
+        """Clause ids named by a rule: `X` is the clause itself, `X*` the clause and everything under it."""
+        found: set[str] = set()
+        for raw in ids:
+            whole = raw.endswith("*")
+            clause_id = raw[:-1] if whole else raw
+            self.clause(clause_id)
+            found.add(clause_id)
+            if whole:
+                found.update(c.id for c in self.descendants(clause_id))
+        return found
+
+    def citation(self, ids: Iterable[str]) -> str:
+        """One citation for several clauses: the prefix once, then the labels, in the text's order."""
+        wanted = {i.rstrip("*") for i in ids}
+        ordered = [c.id for c in self.clauses if c.id in wanted]
+        missing = wanted - set(ordered)
+        if missing:
+            raise InventoryError(f"{self.code}: no clause {sorted(missing)[0]!r} in {self.source}")
+        if not ordered:
+            return ""
+        return self.citation_prefix + "; ".join(_label(self.code, clause_id) for clause_id in ordered)
+
+    def ids_of_citation(self, citation: str) -> list[str]:
+        """The clause ids a full citation in the jurisdiction's form names ("..., Chapter 6 §A, §B")."""
+        if not citation.startswith(self.citation_prefix):
+            raise InventoryError(f"{self.code}: {citation!r} does not start with {self.citation_prefix!r}")
+        rest = citation[len(self.citation_prefix):]
+        found = []
+        for part in re.split(r";\s*|,\s*(?=§|Chapter|674a|13:69|\()", rest):
+            part = part.strip()
+            if not part:
+                continue
+            if found and part.startswith(("§", "(")):
+                base = found[-1]
+                if part.startswith("§"):
+                    part = base.split(" §")[0] + " " + part
+                else:
+                    part = re.sub(r"\([^)]*\)$", "", base) + part if base.endswith(")") else base + part
+            if self.code == "NJ" and not part.startswith("13:69"):
+                part = "13:69F-40." + part
+            if self.code == "PA" and not part.startswith("674a"):
+                part = "674a." + part
+            self.clause(part)
+            found.append(part)
+        return found
+
+
+def _label(code: str, clause_id: str) -> str:
+    if code == "NJ":
+        return clause_id.replace(" opening", " (opening paragraph)")
+    if code == "PA":
+        return clause_id.replace("674a.1 ", "674a.1 (definition of ") + (")" if clause_id.startswith("674a.1 ") else "")
+    return clause_id
+
+
+def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
+    if key == "dealing":
+        if config.dealing not in allowed:
+            return (f"governs dealing {' or '.join(DEALING_WORDS[a] for a in allowed)}; this table deals "
+                    f"{DEALING_WORDS.get(config.dealing or '', 'by another method')}")
+    elif key == "shuffling":
+        if config.shuffling not in allowed:
+            if allowed == ["manual"]:
+                need = "cards shuffled by hand"
+            elif set(allowed) == {"manual", "automated"}:
+                need = "no shuffler that counts the cards"
+            elif allowed == ["automated-counting"]:
+                need = "a shuffler that counts the cards after each shuffle"
+            else:
+                need = "an automated shuffler"
+            return f"applies only with {need}; this table's cards are shuffled {SHUFFLING_WORDS.get(config.shuffling or '', 'otherwise')}"
+    elif key == "decks":
+        if config.decks not in allowed:
+            return f"applies only with two decks; this table uses {'one deck' if config.decks == 1 else 'another number'}"
+    elif key in ("five_card_bonus", "six_card_bonus"):
+        name = "Five Card Bonus" if key == "five_card_bonus" else "Six Card Bonus"
+        if bool(getattr(config, key)) != bool(allowed):
+            return f"applies only where the {name} is offered; this table does not offer it"
+    elif key == "bonus_spin":
+        if config.bonus_spin not in allowed:
+            offered = BONUS_SPIN_WORDS.get(config.bonus_spin or "", "no Bonus Spin wager")
+            return f"applies only where {' or '.join(BONUS_SPIN_WORDS[a] for a in allowed)} is offered; this table offers {offered}"
+    elif key == "bonus_spin_paytable":
+        if config.bonus_spin_paytable not in allowed:
+            return (f"governs Bonus Spin paytable {' or '.join(allowed)}; this table uses paytable "
+                    f"{config.bonus_spin_paytable}")
+    elif key == "bonus_spin_wager":
+        if config.bonus_spin_wager not in allowed:
+            return (f"governs a ${' or $'.join(str(a) for a in allowed)} Bonus Spin wager; this table's wager is "
+                    f"${config.bonus_spin_wager}")
+    elif key == "community_pay":
+        if config.community_pay not in allowed:
+            chosen = config.community_pay or "none"
+            return f"governs community-pay table {' or '.join(allowed)}; this table designates {chosen}"
+    elif key == "top_prize":
+        if config.top_prize not in allowed:
+            return (f"applies where the top prize is {' or '.join(TOP_PRIZE_WORDS[a] for a in allowed)}; this "
+                    f"table's top prize is {TOP_PRIZE_WORDS.get(config.top_prize or '', 'of another kind')}")
+    elif key == "payout_limit":
+        if config.payout_limit != bool(allowed):
+            return "applies only where a payout limit is set; this submission sets none"
+    elif key == "automation":
+        if config.automation != bool(allowed):
+            return "applies only with an automated shuffler or automated dealing shoe; this table uses neither"
+    else:
+        raise InventoryError(f"unknown condition {key!r}")
+    return None
+
+
+def inventory_path(code: str):
+    return resources.jurisdictions_dir() / "clauses" / f"{code.lower()}.yaml"
+
+
+@cache
+def load(code: str) -> Inventory:
+    path = inventory_path(code)
+    try:
+        from ruamel.yaml import YAML
+
+        raw = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InventoryError(f"{code}: the clause inventory {path} cannot be read ({exc.strerror})") from None
+    if not isinstance(raw, dict) or raw.get("code") != code or not isinstance(raw.get("clauses"), list):
+        raise InventoryError(f"{path}: expected code {code} and a list of clauses")
+    prefix = str(raw.get("citation_prefix") or "")
+    clauses = []
+    seen: set[str] = set()
+    for entry in raw["clauses"]:
+        if not isinstance(entry, dict) or not entry.get("id") or not entry.get("summary"):
+            raise InventoryError(f"{path}: every clause needs an id and a summary ({entry!r})")
+        when = entry.get("when") or {}
+        unknown = set(when) - set(CONDITION_KEYS)
+        if unknown:
+            raise InventoryError(f"{path}: clause {entry['id']!r} has unknown conditions {sorted(unknown)}")
+        parent = entry.get("parent")
+        if parent is not None and parent not in seen:
+            raise InventoryError(f"{path}: clause {entry['id']!r} names parent {parent!r}, not listed before it")
+        seen.add(entry["id"])
+        clauses.append(Clause(id=str(entry["id"]), parent=parent, summary=str(entry["summary"]),
+                              citation=prefix + _label(code, str(entry["id"])), when=dict(when)))
+    return Inventory(code=code, source=str(raw.get("source") or ""), citation_prefix=prefix, clauses=tuple(clauses))
+
+
+def available(code: str) -> bool:
+    return inventory_path(code).is_file()
