@@ -135,7 +135,7 @@ class VerifyReport:
             return "FAILED: " + "; ".join(f"{c.name}: {c.detail}" for c in failures[:3])
         if self.strict and self.warnings:
             return "FAILED (--strict): " + "; ".join(f"{c.name}: {c.detail}" for c in self.warnings[:3])
-        return "VERIFIED: signed final filing, signer trusted" + (
+        return f"VERIFIED: signed final filing, signer {self.signer} trusted" + (
             " (warning: " + "; ".join(c.name for c in self.warnings) + ")" if self.warnings else "")
 
     @property
