@@ -1,0 +1,33 @@
+"""`rulegen schema`: where the installed schemas are, or one jurisdiction's combined schema as one file."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from rulegen.errors import ExitCode
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("schema")
+    def schema(
+        path: Annotated[bool, typer.Option("--path", help="Print the folder of the installed schemas.")] = False,
+        jurisdiction: Annotated[str | None, typer.Option(
+            "--jurisdiction", "-j", help="Print the combined schema of MD, NJ, PA or HOUSE as one file.")] = None,
+    ) -> None:
+        """The installed JSON Schemas: their folder, or one jurisdiction's combined schema for tools that want one file."""
+        from rulegen.resources import schemas_dir
+        from rulegen.starter import StarterError, combined_schema_text
+
+        if path == (jurisdiction is not None):
+            typer.echo("rulegen: error: give --path or --jurisdiction CODE", err=True)
+            raise typer.Exit(int(ExitCode.UNUSABLE))
+        if path:
+            typer.echo(str(schemas_dir()))
+            return
+        try:
+            typer.echo(combined_schema_text(jurisdiction or ""), nl=False)
+        except StarterError as exc:
+            typer.echo(f"rulegen: error: {exc}", err=True)
+            raise typer.Exit(int(ExitCode.UNUSABLE)) from None

@@ -1,0 +1,276 @@
+"""A first offering in minutes: the combined schema of one jurisdiction, and a commented starter offering.
+
+Layer: load (reads the shipped schemas and samples; judges nothing: the starter is validated by its tests).
+
+The combined schema is the offering schema with one jurisdiction's constraints folded in, as one file with no
+outside reference, for tools that want one file and for editors: a wager the jurisdiction does not authorize is
+not among its properties at all (so an editor does not offer it), and each field's description carries the
+jurisdiction's constraints with their citations (so hovering shows the rule and the clause).
+
+The starter is the jurisdiction's bundled sample reduced to the main game plus the optional wagers asked for,
+with placeholders for the operator and no sign-offs, every field preceded by a comment saying what it is and
+which clause governs it, and a first line pointing the editor at the installed combined schema.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import json
+import re
+import textwrap
+from decimal import Decimal
+from pathlib import Path
+
+from rulegen.resources import samples_dir, schemas_dir
+
+BASE = "offering.schema.json"
+OPTIONAL_WAGERS = {"five-card-bonus": "five_card_bonus", "bonus-spin": "bonus_spin", "six-card-bonus": "six_card_bonus"}
+COMBINED_FOLDER = "combined"
+
+
+class StarterError(ValueError):
+    """The starter cannot be written as asked; the message says why."""
+
+
+def _read_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def jurisdiction_codes() -> list[str]:
+    """Codes with a schema of their own beside the offering schema (the file name in upper case)."""
+    return sorted(p.name.split(".")[0].upper() for p in schemas_dir().glob("*.schema.json")
+                  if p.name != BASE and p.name != "jurisdiction.schema.json")
+
+
+def _schema_path(code: str) -> Path:
+    path = schemas_dir() / f"{code.lower()}.schema.json"
+    if code.upper() not in jurisdiction_codes() or not path.is_file():
+        raise StarterError(f"no jurisdiction {code!r}; the jurisdictions are {', '.join(jurisdiction_codes())}")
+    return path
+
+
+def _local_refs(node, base_name: str):
+    """Rewrite references into the offering schema (`offering.schema.json#/$defs/x`) as local ones."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                target, _, fragment = value.partition("#")
+                if target in ("", base_name):
+                    out[key] = "#" + fragment if fragment else "#"
+                    continue
+                raise StarterError(f"the schema refers to {value!r}, which the combined schema cannot hold")
+            out[key] = _local_refs(value, base_name)
+        return out
+    if isinstance(node, list):
+        return [_local_refs(item, base_name) for item in node]
+    return node
+
+
+def _constraint_words(fragment: dict) -> str | None:
+    message, citation = fragment.get("x-message"), fragment.get("x-citation")
+    if not message:
+        return None
+    return f"{message} [{citation}]" if citation else message
+
+
+def _fold(target: dict, fragment: dict, notes: dict, path: tuple) -> None:
+    """Fold one jurisdiction fragment into the schema node `target` (same meaning as `allOf: [target, fragment]`)."""
+    for name, sub in fragment.get("properties", {}).items():
+        properties = target.setdefault("properties", {})
+        if sub.get("not") == {}:  # the jurisdiction forbids the field: drop it (the base forbids unknown keys)
+            properties.pop(name, None)
+            if name in target.get("required", []):
+                target["required"] = [r for r in target["required"] if r != name]
+            continue
+        _fold(properties.setdefault(name, {}), sub, notes, path + (name,))
+    if isinstance(fragment.get("items"), dict):
+        _fold(target.setdefault("items", {}), fragment["items"], notes, path + ("[]",))
+    rest = {k: v for k, v in fragment.items() if k not in ("properties", "items", "x-message", "x-citation")}
+    if "required" in rest:
+        target["required"] = sorted(set(target.get("required", [])) | set(rest.pop("required")))
+    if rest:
+        target.setdefault("allOf", []).append(rest)
+    words = _constraint_words(fragment)
+    if words:
+        notes.setdefault(path, []).append(words)
+
+
+def combined_schema(code: str) -> dict:
+    """One jurisdiction's schema as a single self-contained file (Draft 2020-12)."""
+    base = copy.deepcopy(_read_json(schemas_dir() / BASE))
+    jurisdiction = _read_json(_schema_path(code))
+    base.pop("allOf", None)  # the dispatch on offering.jurisdiction: here the jurisdiction is fixed
+    base.pop("$id", None)
+    schema = _local_refs(base, BASE)
+    notes: dict[tuple, list[str]] = {}
+    for fragment in jurisdiction.get("allOf", []):
+        fragment = _local_refs(fragment, BASE)
+        if set(fragment) - {"properties", "x-message", "x-citation"}:
+            schema.setdefault("allOf", []).append(fragment)  # conditional rules stay as they are
+            words = _constraint_words(fragment.get("then", {})) if "then" in fragment else None
+            if words:
+                notes.setdefault(("*",), []).append(words)
+            continue
+        _fold(schema, fragment, notes, ())
+    offering = schema["properties"]["offering"]["properties"]
+    offering["jurisdiction"] = {**offering.get("jurisdiction", {}), "const": code.upper()}
+    for path, words in notes.items():
+        node = _node(schema, path)
+        if node is None:
+            continue
+        lines = [node.get("description", "")] if node.get("description") else []
+        lines += words
+        node["description"] = "\n".join(lines)
+    schema["title"] = f"Criss Cross Poker offering: {jurisdiction.get('title', code)}"
+    return schema
+
+
+def _node(schema: dict, path: tuple) -> dict | None:
+    if path == ("*",):
+        return schema
+    node = schema
+    for step in path:
+        node = node.get("items") if step == "[]" else node.get("properties", {}).get(step)
+        if node is None:
+            return None
+    return node
+
+
+def combined_schema_text(code: str) -> str:
+    return json.dumps(combined_schema(code), indent=2, ensure_ascii=False) + "\n"
+
+
+def combined_schema_path(code: str) -> Path:
+    """Where the installed combined schema of `code` is (written from `combined_schema`; a test keeps it so)."""
+    _schema_path(code)
+    return schemas_dir() / COMBINED_FOLDER / f"{code.lower()}.schema.json"
+
+
+# --- the starter offering --------------------------------------------------------------------------------------
+
+def _sample(code: str) -> dict:
+    from rulegen.offering import load_offering
+
+    for path in sorted(samples_dir().glob("*.yaml")):
+        offering = load_offering(path)
+        if str(offering.data.get("offering", {}).get("jurisdiction", "")).upper() == code.upper():
+            return offering.data
+    raise StarterError(f"no bundled sample offering for {code}")
+
+
+def _forbidden_words(code: str, key: str) -> str | None:
+    for fragment in _read_json(_schema_path(code)).get("allOf", []):
+        sub = fragment.get("properties", {}).get(key)
+        if isinstance(sub, dict) and sub.get("not") == {}:
+            return _constraint_words(sub)
+    return None
+
+
+def starter_data(code: str, wagers: list[str], today: datetime.date) -> dict:
+    schema = combined_schema(code)
+    allowed = schema["properties"]
+    sample = _sample(code)
+    data: dict = {}
+    for key, value in sample.items():
+        if key in OPTIONAL_WAGERS.values() or key == "signoff":
+            continue
+        data[key] = copy.deepcopy(value)
+    data["offering"]["id"] = f"new-{code.lower()}-offering"
+    data["offering"]["operator"] = {"name": "Operator name as printed",
+                                    **({"licence": "Licence or certificate number"}
+                                       if "licence" in sample["offering"].get("operator", {}) else {})}
+    data["offering"]["version"] = 1
+    data["offering"]["effective_date"] = today.isoformat()
+    for wager in wagers:
+        key = OPTIONAL_WAGERS[wager]
+        if key not in allowed:
+            raise StarterError(_forbidden_words(code, key) or f"{code} does not authorize the "
+                                                               f"{wager.replace('-', ' ')} wager")
+        if key not in sample:
+            raise StarterError(f"no bundled {code} sample shows the {wager.replace('-', ' ')} wager to start from")
+        block = copy.deepcopy(sample[key])
+        if isinstance(block, dict):
+            block.pop("wheel", None)  # weights come from the manufacturer's par sheet, not from us
+        data[key] = block
+    ordered = {k: data[k] for k in list(allowed) if k in data}
+    return ordered
+
+
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .,()'/-]*$")
+
+
+def _scalar(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, Decimal)):
+        return str(value)
+    text = str(value)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return text
+    if _PLAIN.match(text) and text.lower() not in ("true", "false", "null", "yes", "no", "on", "off", "y", "n"):
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _flow(value) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return _scalar(value)
+
+
+def _comment(node: dict | None, indent: str, width: int = 110) -> list[str]:
+    if not node or not node.get("description"):
+        return []
+    lines = []
+    for paragraph in node["description"].split("\n"):
+        lines += textwrap.wrap(paragraph, width=width - len(indent) - 2) or [""]
+    return [f"{indent}# {line}".rstrip() for line in lines]
+
+
+def _emit(data: dict, schema_node: dict, indent: str = "") -> list[str]:
+    out: list[str] = []
+    properties = schema_node.get("properties", {})
+    for key, value in data.items():
+        sub = properties.get(key, {})
+        out += _comment(sub, indent)
+        if isinstance(value, dict) and sub.get("properties"):  # fields of their own: each gets its comment
+            out.append(f"{indent}{key}:")
+            out += _emit(value, sub, indent + "  ")
+        elif isinstance(value, list) and any(isinstance(v, dict) for v in value):
+            out.append(f"{indent}{key}:")
+            out += [f"{indent}  - {_flow(v)}" for v in value]
+        else:
+            out.append(f"{indent}{key}: {_flow(value)}")
+        if not indent:
+            out.append("")
+    return out
+
+
+def starter_text(code: str, wagers: list[str], today: datetime.date | None = None) -> str:
+    code = code.upper()
+    today = today or datetime.date.today()
+    schema = combined_schema(code)
+    data = starter_data(code, wagers, today)
+    head = [
+        f"# yaml-language-server: $schema={combined_schema_path(code).as_uri()}",
+        f"# A Criss Cross Poker offering under {schema['title'].split(': ', 1)[-1]}, written by `rulegen init` as a "
+        "starting point.",
+        "# It validates as it stands (`rulegen validate FILE`). Replace the operator's details and every value the",
+        "# operator chooses; the comment above each field says what it is and which clause governs it.",
+        "",
+    ]
+    signoff = schema["properties"].get("signoff", {})
+    tail = _comment(signoff, "") + [
+        "# Add the three sign-offs when the submission is approved:",
+        "# signoff:",
+        "#   - {role: prepared, name: ..., title: ..., date: YYYY-MM-DD}",
+        "#   - {role: reviewed, name: ..., title: ..., date: YYYY-MM-DD}",
+        "#   - {role: approved, name: ..., title: ..., date: YYYY-MM-DD}",
+    ]
+    return "\n".join(head + _emit(data, schema) + tail) + "\n"
