@@ -121,3 +121,14 @@ def test_a_field_constrained_by_the_jurisdiction_describes_the_rule_and_its_clau
     positions = schema["properties"]["table"]["properties"]["positions"]
     assert "six betting positions" in positions["description"]
     assert "[N.J.A.C. 13:69E-1.13Z(a)]" in positions["description"]
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_shipped_combined_schemas_are_current(code):
+    """Editors read schemas/combined/<code>.schema.json (the starter's first line points there)."""
+    from rulegen.starter import combined_schema_path, combined_schema_text
+
+    shipped = combined_schema_path(code).read_text(encoding="utf-8")
+    assert shipped == combined_schema_text(code), (
+        f"schemas/combined/{code.lower()}.schema.json is out of date: regenerate it with "
+        f"`python -m rulegen schema --jurisdiction {code} > schemas/combined/{code.lower()}.schema.json`")
