@@ -274,3 +274,75 @@ def starter_text(code: str, wagers: list[str], today: datetime.date | None = Non
         "#   - {role: approved, name: ..., title: ..., date: YYYY-MM-DD}",
     ]
     return "\n".join(head + _emit(data, schema) + tail) + "\n"
+
+
+# --- the field reference ---------------------------------------------------------------------------------------
+
+def _values(node: dict, defs: dict) -> str:
+    ref = node.get("$ref", "")
+    if ref.startswith("#/$defs/"):
+        target = defs.get(ref.rsplit("/", 1)[1], {})
+        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    if "enum" in node:
+        return " \\| ".join(f"`{v}`" for v in node["enum"])
+    if "const" in node:
+        return f"`{node['const']}`"
+    kind = node.get("type")
+    if kind == "number" and "maximum" in node and node.get("exclusiveMinimum") == 0 and ref.endswith("money"):
+        return "dollars"
+    if kind in ("integer", "number"):
+        low = node.get("minimum", node.get("exclusiveMinimum"))
+        high = node.get("maximum")
+        bounds = f" {low}–{high}" if low is not None and high is not None else ""
+        return ("whole number" if kind == "integer" else "number") + bounds
+    if kind == "string":
+        return "date" if node.get("format") == "date" else "text"
+    if kind == "array":
+        return "list"
+    if kind == "object" or "properties" in node:
+        return "mapping"
+    if "oneOf" in node:
+        return "name or table"
+    return ""
+
+
+def field_reference() -> str:
+    """The README's field reference, in Markdown, generated from the offering schema and the jurisdictions'."""
+    base = _read_json(schemas_dir() / BASE)
+    defs = base.get("$defs", {})
+    rows = ["| field | values | what it is | example |", "|---|---|---|---|"]
+
+    def walk(node: dict, path: str) -> None:
+        for name, sub in node.get("properties", {}).items():
+            dotted = f"{path}.{name}" if path else name
+            example = sub.get("examples", [None])[0] if sub.get("examples") else None
+            shown = f"`{json.dumps(example, ensure_ascii=False)}`" if example is not None else ""
+            rows.append(f"| `{dotted}` | {_values(sub, defs)} | {sub.get('description', '')} | {shown} |")
+            walk(sub, dotted)
+            if isinstance(sub.get("items"), dict):
+                walk(sub["items"], dotted + "[]")
+
+    walk(base, "")
+    lines = rows + [""]
+    for code in jurisdiction_codes():
+        jurisdiction = _read_json(_schema_path(code))
+        lines.append(f"**{jurisdiction.get('title', code)}** adds:")
+        lines.append("")
+        for fragment in jurisdiction.get("allOf", []):
+            for path, words in _fragment_rules(fragment, ""):
+                lines.append(f"- `{path or '(the file)'}`: {words}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _fragment_rules(fragment: dict, path: str):
+    words = _constraint_words(fragment)
+    if words:
+        yield path, words
+    for name, sub in fragment.get("properties", {}).items():
+        yield from _fragment_rules(sub, f"{path}.{name}" if path else name)
+    if isinstance(fragment.get("items"), dict):
+        yield from _fragment_rules(fragment["items"], path + "[]")
+    for key in ("then", "else"):
+        if isinstance(fragment.get(key), dict):
+            yield from _fragment_rules(fragment[key], path)

@@ -132,3 +132,15 @@ def test_the_shipped_combined_schemas_are_current(code):
     assert shipped == combined_schema_text(code), (
         f"schemas/combined/{code.lower()}.schema.json is out of date: regenerate it with "
         f"`python -m rulegen schema --jurisdiction {code} > schemas/combined/{code.lower()}.schema.json`")
+
+
+def test_the_readme_field_reference_is_current():
+    from pathlib import Path
+
+    from rulegen.starter import field_reference
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start, end = "<!-- field-reference:start -->\n", "<!-- field-reference:end -->"
+    shipped = readme[readme.index(start) + len(start): readme.index(end)]
+    assert shipped == field_reference(), "README's field reference is out of date: regenerate it with " \
+                                         "`python -m rulegen schema --reference`"

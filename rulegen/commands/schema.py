@@ -15,14 +15,19 @@ def register(app: typer.Typer) -> None:
         path: Annotated[bool, typer.Option("--path", help="Print the folder of the installed schemas.")] = False,
         jurisdiction: Annotated[str | None, typer.Option(
             "--jurisdiction", "-j", help="Print the combined schema of MD, NJ, PA or HOUSE as one file.")] = None,
+        reference: Annotated[bool, typer.Option("--reference", help="Print the field reference (Markdown), as "
+                                                                    "the README carries it.")] = False,
     ) -> None:
         """The installed JSON Schemas: their folder, or one jurisdiction's combined schema for tools that want one file."""
         from rulegen.resources import schemas_dir
-        from rulegen.starter import StarterError, combined_schema_text
+        from rulegen.starter import StarterError, combined_schema_text, field_reference
 
-        if path == (jurisdiction is not None):
-            typer.echo("rulegen: error: give --path or --jurisdiction CODE", err=True)
+        if int(path) + int(reference) + int(jurisdiction is not None) != 1:
+            typer.echo("rulegen: error: give one of --path, --jurisdiction CODE or --reference", err=True)
             raise typer.Exit(int(ExitCode.UNUSABLE))
+        if reference:
+            typer.echo(field_reference(), nl=False)
+            return
         if path:
             typer.echo(str(schemas_dir()))
             return
