@@ -1,0 +1,86 @@
+"""The fast exact analysis of the main game: every figure of `rulegen.math.kernels.analyse_hands`, to the last
+digit, in a fraction of its time. Layer: math (below `main_game`, which drives it; imports numpy and its
+kernels only).
+
+The game tree has 1,326 x 1,225 x 1,128 x 46 = 84,284,272,800 deals. Every reduction below is exact, and every
+sum is an integer (payouts are odds times the LCM of their denominators), so EV comparisons are exact and
+ties are real ties (the smaller wager is taken: fold before 1x before 3x).
+
+1. Starting hands: a suit permutation maps a deal to a deal with the same pay classes, so the 1,326 hole
+   pairs fall into 169 classes; the across pairs of one starting hand fall into orbits under the suit
+   permutations fixing its hole cards, one representative analysed per orbit, weighted by the orbit's size.
+2. One table per starting hand, built in the kernel: the pay class of hole + pair + middle card for the
+   1,225 pairs of the 50 outside cards and their 48 middle cards (58,800 classifications, by the kernel's own
+   classifier from rank counts and suits, which a test checks against the evaluator on all 2,598,960 hands;
+   no Python-built lookup table is loaded). Per pair it keeps the Criss Cross and ante payouts of each middle
+   card, their totals over the 48, and 50-bit masks of the middle cards that reach each pay class or better
+   ("at least k", k = 1..10) and that give each pay class exactly.
+3. Linearity: the Across hand's payouts summed over a deal's 46 middle cards are its pair's total over 48
+   less the two Down cards' payouts (and likewise for the Down hand), two look-ups each.
+4. The Middle bet pays the better hand: pay(max(a, d)) = pay(a) + pay(d) - pay(min(a, d)), and
+   sum over m of pay(min) = 46 pay(0) + sum over k of step(k) * |at_least_k(Across) & at_least_k(Down)|: the
+   intersection of two masks already excludes the hole, Across and Down cards, so the Middle sum is ten
+   AND + popcount steps per deal of four outside cards, with no per-deal mask of allowed cards.
+5. Bet sizes: every payoff is linear in each bet, so 2x never beats both 1x and 3x; the Middle decision is
+   3x when the Middle bet gains and beats folding, 1x when it does not gain but betting beats folding.
+6. Straight loops: for one across pair, the 1,225 down pairs (padded to 1,280; pairs meeting the across pair
+   or the padding count 0) are one branch-free loop that numba vectorises (AVX-512 popcount where the CPU has
+   it). The decisions on the chosen path are kept as bits, one 64-bit word per 64 down pairs, so the loop
+   stores nothing per pair.
+7. The outcome distribution from joint pay classes: on the chosen path, the number of middle cards giving
+   (Across class a, Down class d) over the down pairs bet 1x (and 3x) is a sum of popcount(exactly_a(Across)
+   & exactly_d(Down)) over those pairs, accumulated per starting hand as an 11 x 11 table per (Down bet,
+   Middle bet), and turned into the net-result and gross-payout histograms once per starting hand. Down
+   classes below a straight are summed by straight loops over the down pairs; a straight or better is rare
+   for the Down hand, so the few down pairs that can make one are listed once per starting hand and visited
+   alone.
+
+The Down decision for each across pair (per Across bet 1x / 3x) is decided in pass 1 from the four sums of
+the Middle decision's value over the down pairs, for (Across, Down) bets in {1, 3}^2; pass 2 walks the chosen
+path only. The 169 starting hands run in parallel (numba prange) and each writes only its own rows, so the
+result does not depend on the thread count or schedule.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import permutations
+
+import numpy as np
+
+LEAVES_PER_HAND = 1225 * 1128 * 46
+INT64_MAX = 2 ** 63 - 1
+
+
+@cache
+def suit_permutations() -> np.ndarray:
+    """The 24 permutations of the four suits, one row each: row[suit] is the suit's image."""
+    return np.array(list(permutations(range(4))), dtype=np.int64)
+
+
+def deltas_of(cc: np.ndarray) -> np.ndarray:
+    """The ten steps of the Criss Cross table, pay(k) - pay(k - 1) for k = 1..10 (zero where it does not step)."""
+    return np.array([int(cc[k] - cc[k - 1]) for k in range(1, 11)], dtype=np.int64)
+
+
+def analyse_hands(holes: np.ndarray, ante: np.ndarray, cc: np.ndarray, scale: int, net_low: int, net_size: int,
+                  gross_size: int):
+    """The exact analysis of the starting hands whose representative hole cards are the rows of `holes`.
+
+    `ante` and `cc` are the integer payouts per pay class (odds times `scale`), `cc` non-decreasing. Returns
+    per hand, as `rulegen.math.kernels.analyse_hands` does and equal to it: ev1[., 3], choice1, choice2[., 2,
+    1326], down and middle decision counts, ties, and the net-result and gross-payout histograms.
+    """
+    from rulegen.math.exact_kernels import analyse_hands as kernel
+
+    ante = np.ascontiguousarray(ante, dtype=np.int64)
+    cc = np.ascontiguousarray(cc, dtype=np.int64)
+    if ante.shape != (11,) or cc.shape != (11,):
+        raise ValueError("ante and cc hold one payout per pay class (11)")
+    if np.any(np.diff(cc) < 0):
+        raise ValueError("the Criss Cross paytable pays less for a better hand; the Middle bet is undefined")
+    largest = 2 * int(np.abs(ante).max()) + 9 * int(np.abs(cc).max()) + 9 * scale
+    if LEAVES_PER_HAND * largest > INT64_MAX:
+        raise OverflowError("payouts this large overflow the exact 64-bit sums")
+    return kernel(np.ascontiguousarray(holes, dtype=np.int64), suit_permutations(), ante, cc, deltas_of(cc),
+                  scale, net_low, net_size, gross_size)

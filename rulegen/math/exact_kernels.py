@@ -1,0 +1,466 @@
+"""The compiled (numba) kernels of the fast exact main-game analysis; `rulegen.math.exact` drives them and
+explains the reductions. Layer: math (numpy + numba only; no rulegen import but `fasteval.popcount`).
+
+Units as in `rulegen.math.kernels`: payouts are integers (odds times `scale`), choices 0 = fold, 1 = 1x,
+3 = 3x, the smaller wager on an exact tie. Cards inside a starting hand are relabelled 0..49 (the cards not in
+the hole, in increasing order), so a set of them is a 50-bit mask and a pair of them an index 0..1224.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from rulegen.math.fasteval import popcount
+
+N_LOCAL = 50  # cards outside the hole
+N_LOCAL_PAIRS = 1225  # C(50, 2)
+N_BLOCKS = 20  # the pairs in blocks of 64, padded to 1,280
+N_PADDED = 64 * N_BLOCKS
+N_GLOBAL_PAIRS = 1326
+MIDDLE_CARDS = 46
+DOWN_PAIRS = 1128
+ACROSS_PAIRS = 1225
+N_CLASSES = 11
+N_COMMON = 5  # pay classes below a straight: most down pairs make some of them
+NIBBLES = 0x1111111111111  # bit 0 of each of 13 rank nibbles
+
+
+@njit(cache=True, inline="always")
+def _pay_class(counts, ranks, flush):
+    """The pay class (index into rulegen.evaluator.PAY_CLASSES) of five cards given by their rank counts (one
+    nibble per rank), the set of their ranks (13 bits) and whether all five share a suit."""
+    distinct = popcount(ranks)
+    if distinct == 5:
+        low = ranks & -ranks
+        straight = ranks == low * 31 or ranks == 0x100F  # five in a row, or the wheel A-2-3-4-5
+        if flush:
+            if straight:
+                return 10 if ranks == 0x1F00 else 9
+            return 6
+        return 5 if straight else 0
+    if distinct == 4:  # one pair: its rank's nibble holds 2
+        pair = (counts >> 1) & NIBBLES
+        if pair >> 36:  # jacks or better
+            return 2
+        if pair >> 16:  # sixes through tens
+            return 1
+        return 0
+    if distinct == 3:  # three of a kind (a nibble holding 3) or two pair
+        return 4 if counts & (counts >> 1) & NIBBLES else 3
+    return 8 if (counts >> 2) & NIBBLES else 7  # four of a kind (a nibble holding 4) or a full house
+
+
+@njit(cache=True)
+def pay_classes_of(hands):
+    """Pay classes of an (n, 5) array of card indices: the fast analysis's own classifier, checked against
+    the evaluator's over all 2,598,960 hands in the tests."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in range(hands.shape[0]):
+        counts = 0
+        ranks = 0
+        suit = hands[i, 0] & 3
+        flush = True
+        for k in range(5):
+            c = np.int64(hands[i, k])
+            counts += np.int64(1) << (4 * (c >> 2))
+            ranks |= np.int64(1) << (c >> 2)
+            flush = flush and (c & 3) == suit
+        out[i] = _pay_class(counts, ranks, flush)
+    return out
+
+
+@njit(cache=True)
+def _hand_tables(h0, h1, ante, cc):
+    """Everything the analysis of one starting hand reads, for the 1,225 pairs p of outside cards and the
+    middle cards z: the pay class's Criss Cross and ante payouts as [z, p] arrays (0 where z is in p), their
+    totals over the 48 middle cards of each pair, and for each pair the 50-bit masks of the middle cards
+    reaching each pay class or better (levels 1..10) and of those giving each pay class exactly."""
+    cards = np.empty(N_LOCAL, dtype=np.int64)
+    n = 0
+    for c in range(52):
+        if c != h0 and c != h1:
+            cards[n] = c
+            n += 1
+    pi = np.zeros(N_PADDED, dtype=np.int64)
+    pj = np.zeros(N_PADDED, dtype=np.int64)
+    pmask = np.full(N_PADDED, -1, dtype=np.int64)  # padding pairs meet every pair
+    cc_t = np.zeros((N_LOCAL, N_PADDED), dtype=np.int64)
+    ante_t = np.zeros((N_LOCAL, N_PADDED), dtype=np.int64)
+    total_cc = np.zeros(N_PADDED, dtype=np.int64)
+    total_ante = np.zeros(N_PADDED, dtype=np.int64)
+    at_least = np.zeros((10, N_PADDED), dtype=np.int64)
+    exactly = np.zeros((N_CLASSES, N_PADDED), dtype=np.int64)
+    nibble = np.empty(N_LOCAL, dtype=np.int64)
+    rank_bit = np.empty(N_LOCAL, dtype=np.int64)
+    for z in range(N_LOCAL):
+        nibble[z] = np.int64(1) << (4 * (cards[z] >> 2))
+        rank_bit[z] = np.int64(1) << (cards[z] >> 2)
+    hole_counts = (np.int64(1) << (4 * (h0 >> 2))) + (np.int64(1) << (4 * (h1 >> 2)))
+    hole_ranks = (np.int64(1) << (h0 >> 2)) | (np.int64(1) << (h1 >> 2))
+    hole_suit = (h0 & 3) if (h0 & 3) == (h1 & 3) else -1
+    p = 0
+    for i in range(N_LOCAL):
+        for j in range(i + 1, N_LOCAL):
+            pi[p] = i
+            pj[p] = j
+            pmask[p] = (np.int64(1) << i) | (np.int64(1) << j)
+            counts4 = hole_counts + nibble[i] + nibble[j]
+            ranks4 = hole_ranks | rank_bit[i] | rank_bit[j]
+            suit4 = hole_suit if (cards[i] & 3) == hole_suit and (cards[j] & 3) == hole_suit else -1
+            for z in range(N_LOCAL):
+                if z == i or z == j:
+                    continue
+                k = _pay_class(counts4 + nibble[z], ranks4 | rank_bit[z], (cards[z] & 3) == suit4)
+                cc_t[z, p] = cc[k]
+                ante_t[z, p] = ante[k]
+                total_cc[p] += cc[k]
+                total_ante[p] += ante[k]
+                bit = np.int64(1) << z
+                exactly[k, p] |= bit
+                for level in range(k):
+                    at_least[level, p] |= bit
+            p += 1
+    return cards, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, exactly
+
+
+@njit(cache=True)
+def _across_orbits(h0, h1, cards, suit_perms):
+    """canonical[p]: the smallest pair of p's orbit under the suit permutations that fix the hole cards."""
+    local = np.full(52, -1, dtype=np.int64)
+    for z in range(N_LOCAL):
+        local[cards[z]] = z
+    index = np.full((N_LOCAL, N_LOCAL), -1, dtype=np.int64)
+    p = 0
+    for i in range(N_LOCAL):
+        for j in range(i + 1, N_LOCAL):
+            index[i, j] = p
+            index[j, i] = p
+            p += 1
+    canonical = np.arange(N_LOCAL_PAIRS)
+    for g in range(suit_perms.shape[0]):
+        m0 = (h0 >> 2) * 4 + suit_perms[g, h0 & 3]
+        m1 = (h1 >> 2) * 4 + suit_perms[g, h1 & 3]
+        if not ((m0 == h0 and m1 == h1) or (m0 == h1 and m1 == h0)):
+            continue
+        p = 0
+        for i in range(N_LOCAL):
+            ci = cards[i]
+            mi = local[(ci >> 2) * 4 + suit_perms[g, ci & 3]]
+            for j in range(i + 1, N_LOCAL):
+                cj = cards[j]
+                mj = local[(cj >> 2) * 4 + suit_perms[g, cj & 3]]
+                image = index[mi, mj]
+                if image < canonical[p]:
+                    canonical[p] = image
+                p += 1
+    return canonical
+
+
+@njit(cache=True, inline="always")
+def _global_pair(x, y):
+    if x > y:
+        x, y = y, x
+    return x * 51 - (x * (x - 1)) // 2 + y - x - 1
+
+
+@njit(cache=True)
+def _down_sums(a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, deltas, c46, b1s, b2s, folds, acc):
+    """Pass 1 for across pair a: for each (b1, b2) in b1s x b2s, the sum over the down pairs of the best
+    Middle decision's value (each summed over the 46 middle cards). One straight, branch-free loop over all
+    1,225 pairs (those meeting a count 0), written for the vectoriser."""
+    ai = pi[a]
+    aj = pj[a]
+    amask = pmask[a]
+    tcc_a = total_cc[a]
+    tan_a = total_ante[a]
+    cc_a = cc_t[:, a].copy()
+    an_a = ante_t[:, a].copy()
+    m1 = at_least[0, a]
+    m2 = at_least[1, a]
+    m3 = at_least[2, a]
+    m4 = at_least[3, a]
+    m5 = at_least[4, a]
+    m6 = at_least[5, a]
+    m7 = at_least[6, a]
+    m8 = at_least[7, a]
+    m9 = at_least[8, a]
+    m10 = at_least[9, a]
+    d1, d2, d3, d4, d5 = deltas[0], deltas[1], deltas[2], deltas[3], deltas[4]
+    d6, d7, d8, d9, d10 = deltas[5], deltas[6], deltas[7], deltas[8], deltas[9]
+    b1a, b1b = b1s[0], b1s[1]
+    b2a, b2b = b2s[0], b2s[1]
+    f0, f1, f2, f3 = folds[0], folds[1], folds[2], folds[3]
+    s0 = np.int64(0)
+    s1 = np.int64(0)
+    s2 = np.int64(0)
+    s3 = np.int64(0)
+    for p in range(N_PADDED):
+        valid = np.int64((pmask[p] & amask) == 0)
+        i = pi[p]
+        j = pj[p]
+        sx = tcc_a - cc_a[i] - cc_a[j]
+        sd = total_cc[p] - cc_t[ai, p] - cc_t[aj, p]
+        sa = tan_a - an_a[i] - an_a[j] + total_ante[p] - ante_t[ai, p] - ante_t[aj, p]
+        both = (d1 * popcount(m1 & at_least[0, p]) + d2 * popcount(m2 & at_least[1, p])
+                + d3 * popcount(m3 & at_least[2, p]) + d4 * popcount(m4 & at_least[3, p])
+                + d5 * popcount(m5 & at_least[4, p]) + d6 * popcount(m6 & at_least[5, p])
+                + d7 * popcount(m7 & at_least[6, p]) + d8 * popcount(m8 & at_least[7, p])
+                + d9 * popcount(m9 & at_least[8, p]) + d10 * popcount(m10 & at_least[9, p]))
+        middle = sx + sd - c46 - both
+        up = middle + 2 * max(middle, 0)
+        s0 += valid * max(f0, sa + b1a * sx + b2a * sd + up)
+        s1 += valid * max(f1, sa + b1a * sx + b2b * sd + up)
+        s2 += valid * max(f2, sa + b1b * sx + b2a * sd + up)
+        s3 += valid * max(f3, sa + b1b * sx + b2b * sd + up)
+    acc[0] = s0
+    acc[1] = s1
+    acc[2] = s2
+    acc[3] = s3
+
+
+@njit(cache=True)
+def _middle_path(a, b1, b2, fold, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, exactly, deltas,
+                 c46, present, rare_pair, rare_class, rare_mask, sel1, sel3, counts, joint1, joint3, weight):
+    """Pass 2 for across pair a on the chosen path (b1, b2): the Middle decision for each down pair, its
+    counts (fold, 1x, 3x, ties) and the joint pay classes (Across hand, Down hand) over the middle cards of
+    the deals bet 1x and 3x, added times `weight` to joint1 / joint3. The decisions are kept as bits, one
+    64-bit word per block of 64 down pairs (sel1 / sel3), so the decision loop stores nothing per pair and
+    is vectorised like pass 1."""
+    ai = pi[a]
+    aj = pj[a]
+    amask = pmask[a]
+    tcc_a = total_cc[a]
+    tan_a = total_ante[a]
+    cc_a = cc_t[:, a].copy()
+    an_a = ante_t[:, a].copy()
+    m1 = at_least[0, a]
+    m2 = at_least[1, a]
+    m3 = at_least[2, a]
+    m4 = at_least[3, a]
+    m5 = at_least[4, a]
+    m6 = at_least[5, a]
+    m7 = at_least[6, a]
+    m8 = at_least[7, a]
+    m9 = at_least[8, a]
+    m10 = at_least[9, a]
+    d1, d2, d3, d4, d5 = deltas[0], deltas[1], deltas[2], deltas[3], deltas[4]
+    d6, d7, d8, d9, d10 = deltas[5], deltas[6], deltas[7], deltas[8], deltas[9]
+    n0 = np.int64(0)
+    n1 = np.int64(0)
+    n3 = np.int64(0)
+    nt = np.int64(0)
+    for block in range(N_BLOCKS):
+        bits1 = np.int64(0)
+        bits3 = np.int64(0)
+        for q in range(64):
+            p = block * 64 + q
+            valid = np.int64((pmask[p] & amask) == 0)
+            i = pi[p]
+            j = pj[p]
+            sx = tcc_a - cc_a[i] - cc_a[j]
+            sd = total_cc[p] - cc_t[ai, p] - cc_t[aj, p]
+            sa = tan_a - an_a[i] - an_a[j] + total_ante[p] - ante_t[ai, p] - ante_t[aj, p]
+            both = (d1 * popcount(m1 & at_least[0, p]) + d2 * popcount(m2 & at_least[1, p])
+                    + d3 * popcount(m3 & at_least[2, p]) + d4 * popcount(m4 & at_least[3, p])
+                    + d5 * popcount(m5 & at_least[4, p]) + d6 * popcount(m6 & at_least[5, p])
+                    + d7 * popcount(m7 & at_least[6, p]) + d8 * popcount(m8 & at_least[7, p])
+                    + d9 * popcount(m9 & at_least[8, p]) + d10 * popcount(m10 & at_least[9, p]))
+            middle = sx + sd - c46 - both
+            one = sa + b1 * sx + b2 * sd + middle
+            three = one + 2 * middle
+            # 3x when the Middle bet gains (then 3 x beats 1 x) and beats folding; 1x when it does not gain
+            # but betting beats folding; fold otherwise (ties to the smaller wager).
+            positive = np.int64(middle > 0)
+            is3 = valid * positive * np.int64(three > fold)
+            is1 = valid * (1 - positive) * np.int64(one > fold)
+            is0 = valid - is3 - is1
+            nt += is0 * np.int64((one == fold) | (three == fold)) + is1 * np.int64(middle == 0)
+            n0 += is0
+            n1 += is1
+            n3 += is3
+            bits1 |= is1 << q
+            bits3 |= is3 << q
+        sel1[block] = bits1
+        sel3[block] = bits3
+    counts[0] += weight * n0
+    counts[1] += weight * n1
+    counts[2] += weight * n3
+    counts[3] += weight * nt
+    if n1 + n3 == 0:
+        return
+    # The joint pay classes, Down hand common (no pair .. three of a kind): one straight pass over the down
+    # pairs per (Across class, Down class) the hands can make.
+    for ka in range(N_CLASSES):
+        ea = exactly[ka, a]
+        if ea == 0:
+            continue
+        for kd in range(N_COMMON):
+            if not present[kd]:
+                continue
+            t1 = np.int64(0)
+            t3 = np.int64(0)
+            for block in range(N_BLOCKS):
+                w1 = sel1[block]
+                w3 = sel3[block]
+                for q in range(64):
+                    v = popcount(ea & exactly[kd, block * 64 + q])
+                    t1 += v & -((w1 >> q) & 1)
+                    t3 += v & -((w3 >> q) & 1)
+            joint1[ka, kd] += weight * t1
+            joint3[ka, kd] += weight * t3
+    # Down hand rare (a straight or better): few down pairs can make one; they are listed once per hand.
+    for e in range(rare_pair.shape[0]):
+        p = rare_pair[e]
+        s1 = (sel1[p >> 6] >> (p & 63)) & 1
+        s3 = (sel3[p >> 6] >> (p & 63)) & 1
+        if (s1 | s3) == 0:
+            continue
+        kd = rare_class[e]
+        mask = rare_mask[e]
+        for ka in range(N_CLASSES):
+            v = popcount(exactly[ka, a] & mask)
+            if v:
+                joint1[ka, kd] += weight * v * s1
+                joint3[ka, kd] += weight * v * s3
+
+
+@njit(cache=True)
+def _analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, choice2, down_counts, middle_counts,
+                  ties, net_hist, gross_hist):
+    """The exact analysis of one starting hand (see rulegen.math.exact); returns the Across choice."""
+    cards, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, exactly = _hand_tables(h0, h1, ante, cc)
+    canonical = _across_orbits(h0, h1, cards, suit_perms)
+    weights = np.zeros(N_LOCAL_PAIRS, dtype=np.int64)
+    for p in range(N_LOCAL_PAIRS):
+        weights[canonical[p]] += 1
+    reps = np.nonzero(weights)[0]
+    c46 = MIDDLE_CARDS * cc[0]
+    down_leaves = DOWN_PAIRS * MIDDLE_CARDS
+    all_leaves = ACROSS_PAIRS * down_leaves
+    b1s = np.array([1, 3], dtype=np.int64)
+    b2s = np.array([1, 3], dtype=np.int64)
+    folds = np.empty(4, dtype=np.int64)
+    for q in range(4):
+        folds[q] = -(2 + b1s[q >> 1] + b2s[q & 1]) * MIDDLE_CARDS * scale
+    acc = np.zeros((reps.shape[0], 4), dtype=np.int64)
+    row = np.zeros(4, dtype=np.int64)
+    # --- pass 1: the Middle decision for every (b1, b2) and deal of four outside cards, summed per across pair
+    for r in range(reps.shape[0]):
+        _down_sums(reps[r], pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, deltas, c46, b1s, b2s,
+                   folds, row)
+        acc[r] = row
+        for j in range(2):
+            b1 = b1s[j]
+            fold = -(2 + b1) * down_leaves * scale
+            one = acc[r, 2 * j]
+            three = acc[r, 2 * j + 1]
+            ch = 0
+            best = fold
+            if one > best:
+                ch = 1
+                best = one
+            if three > best:
+                ch = 3
+                best = three
+            choice2[j, _global_pair(cards[pi[reps[r]]], cards[pj[reps[r]]])] = ch
+            ev1[1 + j] += weights[reps[r]] * best
+    ev1[0] = -2 * all_leaves * scale
+    ch1 = 0
+    best = ev1[0]
+    if ev1[1] > best:
+        ch1 = 1
+        best = ev1[1]
+    if ev1[2] > best:
+        ch1 = 3
+        best = ev1[2]
+    if (ch1 == 0 and (ev1[1] == best or ev1[2] == best)) or (ch1 == 1 and ev1[2] == best):
+        ties[0] += 1
+    # --- pass 2: the distribution of the result along the chosen path
+    if ch1 == 0:
+        net_hist[-2 * scale - net_low] += all_leaves
+        gross_hist[0] += all_leaves
+        return ch1
+    b1 = ch1
+    j = 0 if b1 == 1 else 1
+    present = np.zeros(N_CLASSES, dtype=np.bool_)
+    n_rare = 0
+    for k in range(N_CLASSES):
+        present[k] = np.any(exactly[k] != 0)
+        if k >= N_COMMON:
+            n_rare += np.count_nonzero(exactly[k])
+    rare_pair = np.empty(n_rare, dtype=np.int64)
+    rare_class = np.empty(n_rare, dtype=np.int64)
+    rare_mask = np.empty(n_rare, dtype=np.int64)
+    e = 0
+    for k in range(N_COMMON, N_CLASSES):
+        for p in range(N_LOCAL_PAIRS):
+            if exactly[k, p] != 0:
+                rare_pair[e] = p
+                rare_class[e] = k
+                rare_mask[e] = exactly[k, p]
+                e += 1
+    sel1 = np.empty(N_BLOCKS, dtype=np.int64)
+    sel3 = np.empty(N_BLOCKS, dtype=np.int64)
+    joint = np.zeros((2, 2, N_CLASSES, N_CLASSES), dtype=np.int64)  # [b2 1x/3x, b3 1x/3x, Across, Down]
+    counts = np.zeros((2, 4), dtype=np.int64)  # [b2 1x/3x, (fold, 1x, 3x, ties) at the Middle decision]
+    for r in range(reps.shape[0]):
+        a = reps[r]
+        weight = weights[a]
+        b2 = np.int64(choice2[j, _global_pair(cards[pi[a]], cards[pj[a]])])
+        one = acc[r, 2 * j]
+        three = acc[r, 2 * j + 1]
+        fold = -(2 + b1) * down_leaves * scale
+        if (b2 == 0 and (one == fold or three == fold)) or (b2 == 1 and three == one):
+            ties[1] += weight
+        if b2 == 0:
+            down_counts[0] += weight
+            net_hist[-(2 + b1) * scale - net_low] += weight * down_leaves
+            gross_hist[0] += weight * down_leaves
+            continue
+        g = 0 if b2 == 1 else 1
+        down_counts[1 + g] += weight
+        _middle_path(a, b1, b2, -(2 + b1 + b2) * MIDDLE_CARDS * scale, pi, pj, pmask, cc_t, ante_t, total_cc,
+                     total_ante, at_least, exactly, deltas, c46, present, rare_pair, rare_class, rare_mask, sel1, sel3,
+                     counts[g], joint[g, 0], joint[g, 1], weight)
+    for g in range(2):
+        b2 = 1 + 2 * g
+        middle_counts[0] += counts[g, 0]
+        middle_counts[1] += counts[g, 1]
+        middle_counts[2] += counts[g, 2]
+        ties[2] += counts[g, 3]
+        net_hist[-(2 + b1 + b2) * scale - net_low] += counts[g, 0] * MIDDLE_CARDS
+        gross_hist[0] += counts[g, 0] * MIDDLE_CARDS
+        for h in range(2):
+            b3 = 1 + 2 * h
+            for ka in range(N_CLASSES):
+                for kd in range(N_CLASSES):
+                    count = joint[g, h, ka, kd]
+                    if count == 0:
+                        continue
+                    km = ka if ka > kd else kd
+                    net = ante[ka] + ante[kd] + b1 * cc[ka] + b2 * cc[kd] + b3 * cc[km]
+                    gross = (max(ante[ka], 0) + max(ante[kd], 0) + b1 * max(cc[ka], 0) + b2 * max(cc[kd], 0)
+                             + b3 * max(cc[km], 0))
+                    net_hist[net - net_low] += count
+                    gross_hist[gross] += count
+    return ch1
+
+
+@njit(cache=True, parallel=True)
+def analyse_hands(holes, suit_perms, ante, cc, deltas, scale, net_low, net_size, gross_size):
+    """The exact analysis of the starting hands in `holes` (one row each), in parallel over them. Returns
+    per hand the arrays `rulegen.math.kernels.analyse_hands` returns, equal to them."""
+    n = holes.shape[0]
+    ev1 = np.zeros((n, 3), dtype=np.int64)
+    choice1 = np.zeros(n, dtype=np.int64)
+    choice2 = np.full((n, 2, N_GLOBAL_PAIRS), -1, dtype=np.int8)
+    down_counts = np.zeros((n, 3), dtype=np.int64)
+    middle_counts = np.zeros((n, 3), dtype=np.int64)
+    ties = np.zeros((n, 3), dtype=np.int64)
+    net_hist = np.zeros((n, net_size), dtype=np.int64)
+    gross_hist = np.zeros((n, gross_size), dtype=np.int64)
+    for c in prange(n):
+        choice1[c] = _analyse_hand(holes[c, 0], holes[c, 1], suit_perms, ante, cc, deltas, scale, net_low, ev1[c],
+                                   choice2[c], down_counts[c], middle_counts[c], ties[c], net_hist[c], gross_hist[c])
+    return ev1, choice1, choice2, down_counts, middle_counts, ties, net_hist, gross_hist

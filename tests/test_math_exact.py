@@ -1,0 +1,121 @@
+"""The fast exact main-game analysis (rulegen.math.exact): its own pay-class classifier against the evaluator on
+every five-card hand, its per-hand results against the reference kernel (rulegen.math.kernels) to the last
+digit on the standard, HOUSE and odd paytables for a spread of starting hands, and one hand against the
+independent brute force. The whole 169 hands are compared in tests/benchmarks/bench_math.py."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+
+from rulegen.evaluator import strength_arrays
+from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS, Paytable
+from rulegen.math import exact
+from rulegen.math import main_game as mg
+from rulegen.math.exact_kernels import pay_classes_of
+from rulegen.math.fasteval import evaluate_many
+
+_spec = importlib.util.spec_from_file_location("conftest_math", Path(__file__).with_name("conftest_math.py"))
+conftest_math = sys.modules.setdefault("conftest_math", importlib.util.module_from_spec(_spec))
+if not hasattr(conftest_math, "brute_force_hand"):
+    _spec.loader.exec_module(conftest_math)
+
+# The HOUSE tables as jurisdictions/house.yaml states them.
+HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 10,
+                               "flush": 8, "straight": 5, "three_of_a_kind": 3, "two_pair": 2,
+                               "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+# Odd tables: a half (scale 2), thirds with a flat step (scale 3, pay(6-10 pair) = pay(J+ pair)), an ante
+# table that pays more than even money, and a Criss Cross table that never loses below a pair.
+ODD = Paytable.from_mapping({"royal_flush": 400, "straight_flush": 75, "four_of_a_kind": 30, "full_house": 9,
+                             "flush": Fraction(13, 2), "straight": 4, "three_of_a_kind": 3, "two_pair": 2,
+                             "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+THIRDS = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 50, "four_of_a_kind": 25,
+                                "full_house": Fraction(22, 3), "flush": Fraction(20, 3), "straight": 4,
+                                "three_of_a_kind": 3, "two_pair": Fraction(5, 3), "pair_sixes_or_better": 1})
+RICH_ANTE = Paytable.from_mapping({"royal_flush": 100, "straight_flush": 20, "four_of_a_kind": 5, "flush": 2,
+                                   "straight": 1, "two_pair": 1, "pair_jacks_or_better": 1,
+                                   "pair_sixes_through_tens": "push"})
+PUSH_LOW = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 50, "four_of_a_kind": 20, "full_house": 7,
+                                  "flush": 5, "straight": 4, "three_of_a_kind": 3, "two_pair": 1,
+                                  "pair_jacks_or_better": "push", "pair_sixes_through_tens": "push"})
+
+# pairs high and low, suited and offsuit, connected and gapped, playing and folding hands
+SPREAD = ("AA", "88", "22", "AKs", "T9s", "72s", "AKo", "K9o", "J8o", "32o")
+NAMES = ("ev1", "choice1", "choice2", "down_counts", "middle_counts", "ties", "net_hist", "gross_hist")
+
+
+@njit(cache=True)
+def _all_five_card_hands():
+    out = np.empty((2598960, 5), dtype=np.uint8)
+    n = 0
+    for a in range(52):
+        for b in range(a + 1, 52):
+            for c in range(b + 1, 52):
+                for d in range(c + 1, 52):
+                    for e in range(d + 1, 52):
+                        out[n, 0] = a
+                        out[n, 1] = b
+                        out[n, 2] = c
+                        out[n, 3] = d
+                        out[n, 4] = e
+                        n += 1
+    return out
+
+
+def test_classifier_equals_evaluator_on_every_hand():
+    hands = _all_five_card_hands()
+    pay = strength_arrays()[4]
+    expected = pay[evaluate_many(hands)].astype(np.int64)
+    got = pay_classes_of(hands)
+    assert np.array_equal(got, expected)
+    assert np.bincount(got, minlength=11).tolist() == np.bincount(expected, minlength=11).tolist()
+    assert np.bincount(got)[10] == 4 and np.bincount(got)[9] == 36
+
+
+def _compare(criss_cross, ante, names):
+    hands = [h for h in mg.starting_hands() if h.name in names]
+    assert len(hands) == len(names)
+    _, reference, scale, net_low = mg.run_kernel(criss_cross, ante, hands)
+    _, an, cc = mg.integer_payouts(criss_cross, ante)
+    fast = exact.analyse_hands(np.array([h.cards for h in hands]), an, cc, scale, net_low,
+                               reference[0][6].shape[0], reference[0][7].shape[0])
+    for c, (hand, ref) in enumerate(zip(hands, reference)):
+        for k, name in enumerate(NAMES):
+            assert np.array_equal(np.asarray(ref[k]), np.asarray(fast[k][c])), (hand.name, name)
+    return hands, fast
+
+
+@pytest.mark.parametrize("criss_cross, ante, names", [
+    (STANDARD_CRISS_CROSS, STANDARD_ANTE, SPREAD),
+    (HOUSE, STANDARD_ANTE, SPREAD[::2]),
+    (ODD, STANDARD_ANTE, SPREAD[1::2]),
+    (THIRDS, RICH_ANTE, ("KK", "QJs", "A5o", "94o")),
+    (PUSH_LOW, STANDARD_ANTE, ("TT", "KQs", "AJo", "63o")),
+], ids=["standard", "house", "odd", "thirds-rich-ante", "push-low"])
+def test_fast_equals_reference_kernel(criss_cross, ante, names):
+    hands, fast = _compare(criss_cross, ante, names)
+    for c in range(len(hands)):
+        assert int(fast[6][c].sum()) == mg.LEAVES_PER_HAND
+        assert int(fast[7][c].sum()) == mg.LEAVES_PER_HAND
+
+
+def test_fast_equals_brute_force():
+    hand = next(h for h in mg.starting_hands() if h.name == "QTs")
+    scale, an, cc = mg.integer_payouts(HOUSE, STANDARD_ANTE)
+    fast = exact.analyse_hands(np.array([hand.cards]), an, cc, scale, -100 * scale, 10000 * scale, 10000 * scale)
+    assert conftest_math.brute_force_hand(hand.cards, HOUSE, STANDARD_ANTE) == (scale, *map(int, fast[0][0]))
+
+
+def test_refusals():
+    scale, an, cc = mg.integer_payouts(STANDARD_CRISS_CROSS, STANDARD_ANTE)
+    holes = np.array([[48, 49]])
+    with pytest.raises(ValueError):
+        exact.analyse_hands(holes, an, cc[::-1], scale, -20, 100, 100)
+    with pytest.raises(OverflowError):
+        exact.analyse_hands(holes, an, cc * 10 ** 9, scale, -20, 100, 100)
