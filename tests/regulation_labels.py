@@ -1,4 +1,8 @@
-"""Reads the clause labels of each source text in tests/data/regulations/, independently of the inventory.
+"""Reads the clause labels of each source text in the shared regulations/ folder, independently of the inventory.
+
+The texts are read where the project keeps them, `../shared/regulations/` beside the repository (CI has it
+there too), or in the folder `RULEGEN_REGULATIONS` names; they are not copied into the repository, so an
+amended text is compared as it is now. A missing folder fails the tests that need it, never skips them.
 
 Each reader walks one text line by line and returns its clauses in the text's order as (id, parent, text),
 where `id` is the clause's pinpoint label in the jurisdiction's citation form without the common prefix
@@ -11,7 +15,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-TEXTS = Path(__file__).resolve().parent / "data" / "regulations"
+import os
+
+TEXTS = Path(os.environ.get("RULEGEN_REGULATIONS")
+             or Path(__file__).resolve().parent.parent.parent / "shared" / "regulations")
+if not (TEXTS / "README.md").is_file():
+    raise FileNotFoundError(f"the source regulations are not at {TEXTS}: the shared folder stands beside the "
+                            "repository (../shared/regulations), or RULEGEN_REGULATIONS names it")
 ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 
 

@@ -1,6 +1,6 @@
 """The clause inventories (`jurisdictions/clauses/<code>.yaml`) against the source texts they list.
 
-The labels are read from the texts in tests/data/regulations/ by `regulation_labels`, a reader written apart from
+The labels are read from the source texts (../shared/regulations/) by `regulation_labels`, a reader written apart from
 the inventory: a clause the text has and the inventory lacks, or one the inventory invents, fails here.
 """
 
