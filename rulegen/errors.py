@@ -1,8 +1,27 @@
-"""The error hierarchy and the exit codes every command shares (see shared/spec/offering-format.md)."""
+"""The one error hierarchy and the exit codes every command shares (see shared/spec/offering-format.md).
+
+Every error a command can meet is a `RulegenError`. Each class carries its exit code, and an error may carry
+the findings that explain it (each printed as `FILE:LINE:COL: level: message [citation]`). The command line
+turns one into a message and an exit code in one place (`rulegen.cli.report_error`); nothing below the
+command line prints or exits.
+
+    RulegenError                     exit 2 unless a subclass says otherwise
+    ├── UsageError                   bad arguments (2)
+    │   └── CardError                a card that cannot be parsed, or one given twice (2)
+    ├── InputError                   an input that cannot be used: unreadable, not YAML, over the limits (2)
+    ├── OutputError                  an output that cannot be written (2)
+    ├── RenderError                  the renderer refused a resource or failed (2)
+    └── InvalidOfferingError         the offering or filing breaks a rule (1)
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulegen.findings import Finding
 
 
 class ExitCode(IntEnum):
@@ -16,9 +35,11 @@ class RulegenError(Exception):
 
     exit_code: ExitCode = ExitCode.UNUSABLE
 
-    def __init__(self, message: str, *, exit_code: ExitCode | None = None):
+    def __init__(self, message: str, *, exit_code: ExitCode | None = None,
+                 findings: Iterable[Finding] = ()) -> None:
         super().__init__(message)
         self.message = message
+        self.findings: list[Finding] = list(findings)
         if exit_code is not None:
             self.exit_code = exit_code
 
@@ -27,8 +48,20 @@ class UsageError(RulegenError):
     """Bad arguments (exit 2)."""
 
 
+class CardError(UsageError):
+    """A card that cannot be parsed, or a card given twice (exit 2)."""
+
+
 class InputError(RulegenError):
     """An input file that cannot be used (exit 2): unreadable, not YAML, not UTF-8, over the limits."""
+
+
+class OutputError(RulegenError):
+    """An output that cannot be written (exit 2)."""
+
+
+class RenderError(RulegenError):
+    """The renderer refused or failed to read a resource, or WeasyPrint failed (exit 2)."""
 
 
 class InvalidOfferingError(RulegenError):
@@ -36,14 +69,6 @@ class InvalidOfferingError(RulegenError):
 
     exit_code = ExitCode.INVALID
 
-    def __init__(self, message: str, findings=()):
-        super().__init__(message)
-        self.findings = list(findings)
-
-
-class OutputError(RulegenError):
-    """An output that cannot be written (exit 2)."""
-
-
-class CardError(UsageError):
-    """A card that cannot be parsed, or a card given twice."""
+    def __init__(self, message: str, findings: Iterable[Finding] = (), *,
+                 exit_code: ExitCode | None = None) -> None:
+        super().__init__(message, findings=findings, exit_code=exit_code)

@@ -61,8 +61,7 @@ class OfferingLoadError(RulegenError):
     """The file could not be turned into an offering; carries the findings that say why."""
 
     def __init__(self, findings: list[Finding], exit_code: ExitCode):
-        super().__init__("\n".join(f.format() for f in findings), exit_code=exit_code)
-        self.findings = findings
+        super().__init__("\n".join(f.format() for f in findings), exit_code=exit_code, findings=findings)
 
 
 @dataclass

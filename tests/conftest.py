@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 
 @pytest.fixture(scope="session")
 def math_cache(tmp_path_factory):
-    """One math cache folder for the whole session, so each paytable's exact analysis runs once."""
-    folder = tmp_path_factory.getbasetemp() / "rulegen-math-cache"
-    folder.mkdir(exist_ok=True)
+    """One math cache folder for the whole session, so each paytable's exact analysis runs once.
+
+    RULEGEN_TEST_CACHE_DIR names a folder to keep between runs while developing; CI leaves it unset, so each
+    CI run computes every analysis once from nothing.
+    """
+    kept = os.environ.get("RULEGEN_TEST_CACHE_DIR")
+    folder = Path(kept) if kept else tmp_path_factory.getbasetemp() / "rulegen-math-cache"
+    folder.mkdir(parents=True, exist_ok=True)
     previous = os.environ.get("RULEGEN_CACHE_DIR")
     os.environ["RULEGEN_CACHE_DIR"] = str(folder)
     yield folder

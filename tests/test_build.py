@@ -23,7 +23,8 @@ pytest.importorskip("rulegen.game", reason="the game layer has not landed")
 
 from rulegen.cli import app  # noqa: E402
 from rulegen.jurisdiction import jurisdiction_for  # noqa: E402
-from rulegen.render import examples, pipeline  # noqa: E402
+from rulegen import build as pipeline
+from rulegen.render import examples  # noqa: E402
 from rulegen.resources import samples_dir  # noqa: E402
 
 SAMPLES = sorted(samples_dir().glob("*.yaml"))

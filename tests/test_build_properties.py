@@ -20,7 +20,7 @@ from markupsafe import escape
 from pypdf import PdfReader
 from ruamel.yaml import YAML
 
-from rulegen.render import pipeline
+from rulegen import build as pipeline
 from rulegen.validate import validate_file
 
 DATA = Path(__file__).parent / "data"

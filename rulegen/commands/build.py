@@ -27,7 +27,7 @@ def _progress_display(enabled: bool):
 
 
 def build_one(path: Path, display: str, options, progress) -> int:
-    from rulegen.render import pipeline
+    from rulegen import build as pipeline
 
     task = progress.add_task(f"build {display}", total=len(pipeline.STEPS), step="")
 
@@ -43,7 +43,7 @@ def build_one(path: Path, display: str, options, progress) -> int:
     warnings = [f for f in result.findings if f.level == "warning"]
     for finding in warnings:
         typer.echo(finding.format(), err=True)
-    status = "DRAFT" if result.draft.draft else "final"
+    status = "DRAFT" if result.draft is None or result.draft.draft else "final"
     seconds = sum(result.timings.values())
     typer.echo(f"{display}: built {result.folder}/ ({status}; {', '.join(sorted(result.files))}) in {seconds:.1f} s")
     return int(ExitCode.OK)
@@ -66,7 +66,7 @@ def register(app: typer.Typer) -> None:
         print_proof: Annotated[bool, typer.Option("--print", help="Table sign as a printer's proof: bleed and crop marks.")] = False,
     ) -> None:
         """Validate, compute the math and render rules.pdf, rules.html, signage.pdf, math-appendix.pdf, manifest.json."""
-        from rulegen.render.pipeline import BuildOptions
+        from rulegen.build import BuildOptions
         from rulegen.resources import samples_dir
 
         if sign_size not in SIZES:

@@ -24,8 +24,8 @@ def register(app: typer.Typer) -> None:
                                                     show_default=False)] = None,
     ) -> None:
         """Render the table sign for a sign printer: every paytable offered, the ante limits, the payout limit."""
-        from rulegen.render.pipeline import build_signage
-        from rulegen.render.publish import publish_file
+        from rulegen.build import build_signage
+        from rulegen.build.publish import publish_file
 
         if sign_size not in SIZES:
             typer.echo(f"rulegen: error: --sign-size is {sign_size!r}; it is one of {', '.join(SIZES)}", err=True)

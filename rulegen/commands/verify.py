@@ -57,6 +57,7 @@ def register(app: typer.Typer) -> None:
         1: any filing fails (an intact signature from an untrusted signer, an unsigned draft, a missing or
         extra file...); 2: a path or the trust roots cannot be used. Goes on past a broken filing.
         """
+        from rulegen.build import render_rules_pdf_for_verify
         from rulegen.filing.verify import summary, verify_paths
 
         if format not in ("text", "json"):
@@ -65,7 +66,8 @@ def register(app: typer.Typer) -> None:
         began = time.perf_counter()
         show = None if format == "json" else (lambda report: print_line(report, details))
         with exits_cleanly():
-            reports = verify_paths(paths, trust=trust or None, rebuild=rebuild, strict=strict, progress=show)
+            reports = verify_paths(paths, trust=trust or None, rebuild=render_rules_pdf_for_verify if rebuild else None,
+                                   strict=strict, progress=show)
         totals = summary(reports)
         seconds = time.perf_counter() - began
         if format == "json":

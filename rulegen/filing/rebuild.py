@@ -1,16 +1,17 @@
-"""Re-rendering a filing's rules.pdf from what it carries, for `rulegen verify --rebuild`."""
+"""What `rulegen verify --rebuild` needs from a renderer, stated as a type.
+
+The filing layer never imports the renderer: the build layer (`rulegen.build.render_rules_pdf_for_verify`)
+or the command line hands `verify_filing` a function of this shape, and verify compares what it returns
+with the signed rendering byte for byte.
+"""
 
 from __future__ import annotations
 
+from typing import Any, Protocol
 
-def render_unsigned_rules(source: bytes, name: str, logo: tuple[str, bytes] | None, manifest: dict, *,
-                          signer: str | None) -> bytes:
-    """The unsigned rules.pdf a build with the manifest's options renders from `source` today."""
-    try:
-        from rulegen.render import pipeline
-    except ImportError:
-        raise RuntimeError("this rulegen has no render pipeline to rebuild with") from None
-    rebuild = getattr(pipeline, "render_rules_pdf_for_verify", None)
-    if rebuild is None:
-        raise RuntimeError("the render pipeline offers no way to re-render rules.pdf")
-    return rebuild(source=source, name=name, logo=logo, manifest=manifest, signer=signer)
+
+class RulesRenderer(Protocol):
+    """Renders the unsigned rules.pdf a build with the manifest's options gives today from the attached files."""
+
+    def __call__(self, *, source: bytes, name: str, logo: tuple[str, bytes] | None, manifest: dict[str, Any],
+                 signer: str | None) -> bytes: ...

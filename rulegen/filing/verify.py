@@ -34,6 +34,7 @@ from pathlib import Path
 
 from rulegen.errors import ExitCode, InputError
 from rulegen.filing.manifest import MANIFEST_FORMAT, MANIFEST_NAME, canonical_json, data_hashes, sha256
+from rulegen.filing.rebuild import RulesRenderer
 
 SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
 SIBLING_OUTPUTS = ("rules.html", "signage.pdf", "math-appendix.pdf")
@@ -262,9 +263,12 @@ def trust_paths(trust=None, environ=None) -> list[Path]:
     return paths
 
 
-def verify_filing(path, *, trust=None, rebuild: bool = False, strict: bool = False, roots=None,
+def verify_filing(path, *, trust=None, rebuild: RulesRenderer | None = None, strict: bool = False, roots=None,
                   environ=None) -> VerifyReport:
     """Every check on the filing at `path` (its rules.pdf, or its build folder); its package is the folder.
+
+    `rebuild`, when given, is the renderer that renders rules.pdf again from the attached offering
+    (`rulegen.build.render_rules_pdf_for_verify`); the fresh rendering must equal the signed one.
 
     Trust roots are `roots` (already loaded) or read from `trust` and RULEGEN_TRUST. Raises InputError (exit
     2) only when the file cannot be read, is not a PDF at all, or the trust roots cannot be used; everything
@@ -310,7 +314,7 @@ def filing_paths(paths) -> list[tuple[Path, str | None]]:
     return found
 
 
-def verify_paths(paths, *, trust=None, rebuild: bool = False, strict: bool = False, environ=None,
+def verify_paths(paths, *, trust=None, rebuild: RulesRenderer | None = None, strict: bool = False, environ=None,
                  progress=None) -> list[VerifyReport]:
     """One report per filing under `paths` (see filing_paths), going on past any that cannot be used: those
     get a report with `error` set (exit 2). Unusable trust roots stop everything first (InputError)."""
@@ -348,7 +352,7 @@ class _Verifier:
         self.attachments: dict[str, bytes] = {}
         self.certificate_name: str | None = None
 
-    def run(self, *, rebuild: bool) -> None:
+    def run(self, *, rebuild: RulesRenderer | None) -> None:
         if not self._structure():
             return
         self._signature()
@@ -356,8 +360,8 @@ class _Verifier:
         self._final()
         self._outputs()
         self._rules()
-        if rebuild:
-            self._rebuild()
+        if rebuild is not None:
+            self._rebuild(rebuild)
 
     # --- the PDF and its signature -----------------------------------------------------------------------------
 
@@ -691,7 +695,7 @@ class _Verifier:
             report.add("rules", True, f"the attached offering validates as it did at the build ({len(findings)} "
                                       "finding(s), none an error), against unchanged jurisdiction data and schemas")
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, render_unsigned_rules: RulesRenderer) -> None:
         """Render again from the attached offering and the recorded options; compare with the signed rendering."""
         report, manifest = self.report, self.manifest
         if manifest is None or self.signed_prefix_end is None:
@@ -705,10 +709,8 @@ class _Verifier:
         logo_entry = manifest.get("logo")
         logo = (logo_entry["file"], self.attachments.get(logo_entry["file"], b"")) if logo_entry else None
         try:
-            from rulegen.filing.rebuild import render_unsigned_rules
-
-            fresh = render_unsigned_rules(source, entry.get("file") or "offering.yaml", logo, manifest,
-                                          signer=_recorded_signer(manifest))
+            fresh = render_unsigned_rules(source=source, name=entry.get("file") or "offering.yaml", logo=logo,
+                                          manifest=manifest, signer=_recorded_signer(manifest))
         except Exception as exc:
             report.add("rebuild", False, f"could not re-render: {_reason(exc)}")
             return

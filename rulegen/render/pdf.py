@@ -12,16 +12,14 @@ import datetime as _dt
 import hashlib
 import logging
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
-from rulegen.errors import OutputError, RulegenError
+from rulegen.errors import OutputError, RenderError, RulegenError
 from rulegen.render.fetcher import ASSET_SCHEME, RefusedResource, SafeFetcher
 
 ARCHIVAL_VARIANT = "pdf/a-3u"  # the archival choice that allows attachments (the offering, the manifest)
-
-
-class RenderError(RulegenError):
-    """The renderer refused or failed to read a resource, or WeasyPrint failed (exit 2)."""
 
 
 def epoch_of(day: str | None) -> int:
@@ -40,7 +38,7 @@ def w3c_datetime(day: str | None) -> str:
 
 
 @contextmanager
-def source_date_epoch(seconds: int):
+def source_date_epoch(seconds: int) -> Iterator[None]:
     """SOURCE_DATE_EPOCH for the duration of one rendering (read by libraries that honour it)."""
     previous = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = str(seconds)
@@ -56,16 +54,16 @@ def source_date_epoch(seconds: int):
 class _WarningsToErrors(logging.Handler):
     """WeasyPrint logs a resource it could not load and carries on; we want to know."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.messages: list[str] = []
 
-    def emit(self, record):
+    def emit(self, record: logging.LogRecord) -> None:
         self.messages.append(record.getMessage())
 
 
 def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, identifier_seed: bytes = b"",
-               attachments: list | None = None, variant: str | None = ARCHIVAL_VARIANT) -> bytes:
+               attachments: list[Any] | None = None, variant: str | None = ARCHIVAL_VARIANT) -> bytes:
     """The PDF of `html`. Raises RenderError naming the resource when the fetcher refuses one."""
     from weasyprint import HTML
     from weasyprint.urls import FatalURLFetchingError
@@ -80,7 +78,7 @@ def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, i
     try:
         with source_date_epoch(epoch_of(effective_date)):
             document = HTML(string=html, base_url=f"{ASSET_SCHEME}:", url_fetcher=fetcher)
-            pdf = document.write_pdf(attachments=attachments or None, pdf_identifier=identifier,
+            pdf: bytes = document.write_pdf(attachments=attachments or None, pdf_identifier=identifier,
                                      pdf_variant=variant, uncompressed_pdf=False, optimize_images=False)
     except RefusedResource as exc:
         raise RenderError(str(exc)) from None

@@ -45,7 +45,7 @@ def main() -> None:
         runs = [timed(command, env)[0] for _ in range(3)]
         median = statistics.median(runs)
         worst = max(worst, median)
-        from rulegen.render import pipeline
+        from rulegen import build as pipeline
 
         result = pipeline.build(sample, pipeline.BuildOptions(out_dir=Path(out)))
         steps = ", ".join(f"{k} {v:.2f}" for k, v in result.timings.items())

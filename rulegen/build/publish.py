@@ -1,4 +1,4 @@
-"""Publishing outputs atomically: a reader sees the previous build or the new one, never half of one.
+"""Build layer: publishing outputs atomically: a reader sees the previous build or the new one, never half of one.
 
 A build folder is written in full into a temporary sibling (`.<id>.new-<pid>`), then swapped in: the old
 folder is renamed aside (`.<id>.old-<pid>`), the new one renamed into place, the old one removed. A rename
@@ -15,11 +15,12 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from rulegen.errors import OutputError
 
-_TEMPORARY = re.compile(r"^\.(?P<name>.+)\.(?:new|old)-\d+(?:-[A-Za-z0-9_]+)?$")
+_TEMPORARY = re.compile(r"^\.(?P<name>.+)\.(?:new|old)-(?P<pid>\d+)(?:-[A-Za-z0-9_]+)?$")
 
 
 def _describe(exc: OSError) -> str:
@@ -32,7 +33,7 @@ def clean_stale(parent: Path, name: str) -> list[Path]:
     A run killed between moving the previous build aside and moving the new one in leaves the previous
     build as `.<name>.old-<pid>` and no `<name>`: that folder is put back, not removed.
     """
-    removed = []
+    removed: list[Path] = []
     if not parent.is_dir():
         return removed
     target = parent / name
@@ -40,7 +41,7 @@ def clean_stale(parent: Path, name: str) -> list[Path]:
         match = _TEMPORARY.match(entry.name)
         if match is None or match["name"] != name:
             continue
-        pid = int(re.search(r"-(\d+)", entry.name[len(name) + 1:]).group(1))
+        pid = int(match["pid"])
         if pid != os.getpid() and _alive(pid):
             continue  # another build of the same id is running right now; leave its work alone
         if ".old-" in entry.name and entry.is_dir() and not target.exists():
@@ -52,7 +53,7 @@ def clean_stale(parent: Path, name: str) -> list[Path]:
 
 
 @contextlib.contextmanager
-def _locked(parent: Path):
+def _locked(parent: Path) -> Iterator[None]:
     """Hold an exclusive lock on the output folder while its contents are swapped, so two builds of the
     same offering at once publish one after the other (the later one wins, complete), never interleaved."""
     descriptor = os.open(parent, os.O_RDONLY)

@@ -1,0 +1,51 @@
+"""The three documents as bytes: the table sign, the math appendix, and rules.pdf from its HTML.
+
+Render layer: each function turns what it is given (the offering, its jurisdiction, the math results, the
+DRAFT status, the attachments the filing layer prepared) into PDF bytes. It imports neither filing nor
+validate; the build layer (`rulegen.build`) decides the order and hands each piece what it needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulegen.render import appendix, rules, signage
+from rulegen.render.context import Draft
+from rulegen.render.fetcher import SafeFetcher
+from rulegen.render.pdf import ARCHIVAL_VARIANT, render_pdf
+from rulegen.resources import assets_dir
+
+
+def fetcher_for(offering: Any) -> SafeFetcher:
+    """The only reader the renderer gets: the product's assets and the offering's own folder."""
+    return SafeFetcher(assets_dir(), offering.folder)
+
+
+def effective_date(offering: Any) -> str | None:
+    value = (offering.data.get("offering") or {}).get("effective_date")
+    return None if value is None else str(value)
+
+
+def signage_pdf(offering: Any, jurisdiction: Any, *, draft: Draft, size: str = "letter",
+                print_proof: bool = False, fetcher: SafeFetcher | None = None) -> bytes:
+    html = signage.render_signage_html(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof)
+    return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
+                      identifier_seed=offering.source + b"signage", variant=None)
+
+
+def appendix_pdf(offering: Any, jurisdiction: Any, results: dict[str, Any], *, draft: Draft,
+                 fetcher: SafeFetcher | None = None) -> bytes:
+    html = appendix.render_appendix_html(offering, jurisdiction, results, draft=draft)
+    return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
+                      identifier_seed=offering.source + b"appendix", variant=ARCHIVAL_VARIANT)
+
+
+def rules_html(offering: Any, jurisdiction: Any, results: dict[str, Any], *, draft: Draft,
+               signer: str | None = None, changes: dict[str, Any] | None = None) -> str:
+    html: str = rules.render_rules_html(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
+    return html
+
+
+def rules_pdf(offering: Any, html: str, attachments: list[Any], fetcher: SafeFetcher | None = None) -> bytes:
+    return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
+                      identifier_seed=offering.source + b"rules", attachments=attachments, variant=ARCHIVAL_VARIANT)
