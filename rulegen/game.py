@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from rulegen.cards import Card, check_distinct, format_cards, parse_cards
 from rulegen.errors import UsageError
+from rulegen.money import dollars, signed_dollars
 from rulegen.evaluator import PAY_CLASS_INDEX, PAY_CLASSES, best_five, hand_name, pay_class
 
 HAND_CLASS_KEYS = PAY_CLASSES[1:] + ("pair_sixes_or_better",)
@@ -452,11 +453,8 @@ def _amount(value, what: str) -> Decimal:
 
 
 def _show(amount: Decimal) -> str:
-    amount = Decimal(amount)
-    if amount == amount.to_integral_value():
-        return f"${int(amount):,}"
-    return f"${amount:,.2f}"
+    return dollars(amount)
 
 
 def _signed(amount: Decimal) -> str:
-    return ("+" if amount > 0 else "-" if amount < 0 else "") + _show(abs(amount))
+    return signed_dollars(amount, minus="-")

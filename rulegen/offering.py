@@ -21,7 +21,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from rulegen.errors import ExitCode, RulegenError
-from rulegen.findings import Finding
+from rulegen.findings import Finding, dotted
 from rulegen.safeio import UnsafeFile, read_regular
 
 MAX_BYTES = 1 << 20  # [offering format] a file of at most 1 MiB
@@ -97,20 +97,11 @@ class Offering:
             key = False
 
     def finding(self, node: Path_, level: str, message: str, citation: str | None = None, *,
-                key: bool = False) -> Finding:
-        line, column = self.locate(node, key=key)
-        return Finding(self.display_path, line, column, level, message, citation, dotted(node))
-
-
-def dotted(node: Path_) -> str:
-    """`("cards", "back_colours", 1)` -> `cards.back_colours[1]`."""
-    text = ""
-    for part in node:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += ("." if text else "") + str(part)
-    return text
+                key: bool = False, rule: str | None = None, at: Path_ | None = None) -> Finding:
+        """A finding about `node`, placed at `node` (its key with `key=True`), or at `at` when given (the
+        parent of a missing field, say)."""
+        line, column = self.locate(node if at is None else at, key=key)
+        return Finding(self.display_path, line, column, level, message, citation, tuple(node), rule)
 
 
 def load_offering(path: str | Path, display_path: str | None = None) -> Offering:
@@ -139,7 +130,7 @@ def parse_offering(source: bytes, display: str, path: Path | None = None) -> Off
 
 def _fail(display: str, line: int, column: int, message: str, code: ExitCode = ExitCode.UNUSABLE,
           node: Path_ = ()) -> OfferingLoadError:
-    finding = Finding(display, line, column, "error", message, FORMAT, dotted(node) or None)
+    finding = Finding(display, line, column, "error", message, FORMAT, tuple(node) or None)
     return OfferingLoadError([finding], code)
 
 
@@ -237,7 +228,7 @@ def _compose(text: str, display: str):
                 display, key_pos[0], key_pos[1], "error",
                 f"duplicate key '{key}' in {dotted(parent.node) or 'the top level'}: it is also on line {first_line}; "
                 "a key may appear once (which value was meant cannot be known)",
-                FORMAT, dotted(node)))
+                FORMAT, node))
             return node
         parent.key_lines[key] = key_pos[0]
         parent.value[key] = value

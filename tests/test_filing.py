@@ -52,7 +52,7 @@ def offering(tmp_path):
 
 
 def manifest_of(offering, **overrides):
-    finding = Finding(offering.display_path, 3, 5, "note", "a note", "58 Pa. Code § 674a.7(g)", "limits.ante")
+    finding = Finding(offering.display_path, 3, 5, "note", "a note", "58 Pa. Code § 674a.7(g)", ("limits", "ante"))
     arguments = dict(offering=offering, jurisdiction_code="PA", outputs=dict(OUTPUTS),
                      options={"final": True, "sign": True, "out": Path("/home/someone/build")},
                      findings=[finding], signoffs=None)

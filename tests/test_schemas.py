@@ -1,6 +1,7 @@
 """The schemas: valid Draft 2020-12, joined by $ref, and every jurisdiction constraint cited."""
 
 import json
+import re
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -40,6 +41,8 @@ def test_every_jurisdiction_constraint_carries_its_citation_and_words(path):
     for trail, node in nodes:
         assert node.get("x-citation"), f"{path.name}: {'/'.join(map(str, trail))} has no x-citation"
         assert node.get("x-message"), f"{path.name}: {'/'.join(map(str, trail))} has no x-message"
+        assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", node.get("x-rule") or ""), (
+            f"{path.name}: {'/'.join(map(str, trail))} has no x-rule slug (its rule code)")
 
 
 def test_the_checker_above_can_fail():

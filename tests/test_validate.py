@@ -204,7 +204,10 @@ def test_cli_text_json_and_exit_codes(tmp_path):
     statuses = {Path(f["path"]).name: f["status"] for f in document["files"]}
     assert statuses == {"pa.yaml": 1, "empty.yaml": 2}
     finding = document["files"][0]["findings"][0]
-    assert set(finding) == {"path", "line", "column", "level", "message", "citation", "field"}
+    assert set(finding) == {"path", "line", "column", "level", "message", "citation", "field", "rule"}
+    bad_findings = next(f for f in document["files"] if Path(f["path"]).name == "pa.yaml")["findings"]
+    [positions] = [f for f in bad_findings if f["level"] == "error"]
+    assert positions["field"] == "table.positions" and positions["rule"] == "PA-674a.2a-positions"
 
 
 @pytest.mark.parametrize("node, value, words", [

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rulegen.errors import InputError
+from rulegen.money import dollars
 
 # The rules document's sections, in document order, with the offering fields that print in each. The
 # jurisdiction data's own `sections` (title, citation, order) take precedence where it names them.
@@ -408,9 +409,7 @@ def _money(value) -> str:
         return str(value)
     if not amount.is_finite():
         return str(value)
-    if amount == amount.to_integral_value():
-        return f"${int(amount):,}"
-    return f"${amount.quantize(Decimal('0.01')):,}"
+    return dollars(amount)
 
 
 def _hand(hand: str) -> str:

@@ -21,6 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rulegen.game import MAIN_WAGERS
+from rulegen.money import dollars
 
 CODE_VERSION = "maxwin-2"
 READING = ("both antes at the table minimum and every raise at 3x, plus the Five Card Bonus at its minimum when the "
@@ -99,7 +100,7 @@ def _summary(chosen, ante_minimum, five) -> str:
 
 
 def _show(amount: Decimal) -> str:
-    return f"${int(amount):,}" if amount == amount.to_integral_value() else f"${amount:,.2f}"
+    return dollars(amount)
 
 
 def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None, main_counted: tuple) -> dict:

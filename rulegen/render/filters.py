@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import datetime as _dt
 from decimal import ROUND_HALF_EVEN, Decimal
-from fractions import Fraction
+
+from rulegen.money import dollars, signed_dollars, to_decimal
 
 HAND_NAMES = {
     "royal_flush": "Royal flush",
@@ -51,44 +52,16 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "November", "December")
 
 
-def to_decimal(value) -> Decimal:
-    if isinstance(value, Decimal):
-        return value
-    if isinstance(value, bool):
-        raise TypeError("a truth value is not an amount")
-    if isinstance(value, int):
-        return Decimal(value)
-    if isinstance(value, Fraction):
-        return Decimal(value.numerator) / Decimal(value.denominator)
-    if isinstance(value, float):
-        return Decimal(repr(value))  # the shortest text that reads back as this float, not its binary expansion
-    return Decimal(str(value))
-
-
 def money(value, cents: bool | None = None) -> str:
-    """$1,234 for whole dollars, $5.50 otherwise (cents=True forces them, cents=False drops them)."""
+    """$1,234 for whole dollars, $5.50 otherwise (cents=True forces them, cents=False drops them); — for none."""
     if value is None:
         return "—"
-    amount = to_decimal(value)
-    sign = "-" if amount < 0 else ""
-    amount = abs(amount)
-    whole = amount == amount.to_integral_value()
-    if cents is None:
-        cents = not whole
-    if cents:
-        text = f"{amount.quantize(Decimal('0.01'), rounding=ROUND_HALF_EVEN):,.2f}"
-    else:
-        text = f"{amount.quantize(Decimal('1'), rounding=ROUND_HALF_EVEN):,.0f}"
-    return f"{sign}${text}"
+    return dollars(value, cents=cents)
 
 
 def signed_money(value) -> str:
-    amount = to_decimal(value)
-    if amount > 0:
-        return "+" + money(amount)
-    if amount == 0:
-        return money(amount)
-    return "−" + money(-amount)  # a true minus sign
+    """+$175, $0, −$10 (a true minus sign)."""
+    return signed_dollars(value)
 
 
 def odds(value) -> str:

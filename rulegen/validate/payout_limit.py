@@ -1,0 +1,101 @@
+"""The payout limit, with the floor computed exactly by the math layer (the maximum win per round)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from rulegen.jurisdiction import Jurisdiction, game_rules_for
+from rulegen.money import dollars
+from rulegen.offering import Offering
+from rulegen.validate.core import Check, Context, number
+
+# where a schema error makes the figure untrustworthy
+FIGURE_INPUTS = (("paytables",), ("limits",), ("five_card_bonus",), ("payout_limit",))
+
+
+def payout_limit(ctx: Context, check: Check) -> None:
+    j = ctx.j
+    rule = j.cited("payout_limit", "rule")
+    if rule is None:
+        return
+    if any(ctx.failed(node) for node in FIGURE_INPUTS):
+        return  # the figure cannot be trusted until those validate
+    limit = ctx.get(("payout_limit",))
+    amount = number(limit.get("amount")) if isinstance(limit, dict) else None
+    base = j.cited("payout_limit", "base_amount")
+    base_amount = Decimal(str(base.value)) if base and base.value is not None else None
+    node = ("payout_limit", "amount")
+    key = amount is None
+
+    max_win = maximum_win(ctx.offering, j)
+    if max_win is None:
+        return
+    figure = max(base_amount, max_win.amount) if base_amount is not None else max_win.amount
+    how = _floor_words(max_win, base_amount, figure)
+    counted = j.cited("payout_limit", "counted_in_max_win")
+    required = j.cited("payout_limit", "required")
+    if amount is None and required is not None and required.value and not isinstance(limit, dict):
+        ctx.add(check, ("payout_limit",), "warning",
+                f"no payout_limit is stated; the limit applies by force of the text and is {dollars(figure)}: state "
+                "it so the rules document and the sign show it", required.citation, key=True, rule="stated")
+    kind = rule.value
+    if amount is not None:
+        if kind == "at_least_greater_of" and amount < figure:
+            ctx.add(check, node, "error",
+                    f"payout_limit.amount is {dollars(amount)}, below the floor of {dollars(figure)}; {how}",
+                    rule.citation)
+        elif kind == "equals_greater_of" and amount != figure:
+            ctx.add(check, node, "error",
+                    f"payout_limit.amount is {dollars(amount)}; the payout limit must be {dollars(figure)}; {how}",
+                    rule.citation)
+        elif kind == "at_most_greater_of" and amount > figure:
+            ctx.add(check, node, "error",
+                    f"payout_limit.amount is {dollars(amount)}, above the {dollars(figure)} the aggregate payout "
+                    f"limit may not exceed; {how}", rule.citation)
+        elif kind == "at_most_greater_of" and amount < figure:
+            ctx.add(check, node, "warning",
+                    f"payout_limit.amount is {dollars(amount)}, below {dollars(figure)}; {how}. A lower limit would "
+                    "cut wins a minimum bettor can reach", rule.citation)
+        elif kind == "house_cap" and amount < max_win.amount:
+            ctx.add(check, node, "warning",
+                    f"payout_limit.amount is {dollars(amount)}, below the maximum win per round at the minimum "
+                    f"wager: {how}; the cap would cut such a win", rule.citation)
+    place = node if amount is not None else ("payout_limit",)
+    if rule.reading:
+        ctx.add(check, place, "note", rule.reading, rule.citation, key=key, rule="reading")
+    if counted is not None and counted.reading:
+        ctx.add(check, place, "note", f"{counted.reading} (floor figure: {dollars(max_win.amount)})",
+                counted.citation, key=key, rule="reading")
+
+
+def _floor_words(max_win, base_amount, figure) -> str:
+    parts = [f"the most one player can win in a round at the minimum wager is {dollars(max_win.amount)}"]
+    detail = getattr(max_win, "detail", None) or {}
+    summary = detail.get("summary") if isinstance(detail, dict) else None
+    if summary:
+        parts.append(f"({summary})")
+    if base_amount is not None:
+        parts.append(f"and the greater of {dollars(base_amount)} and that is {dollars(figure)}")
+    return " ".join(parts)
+
+
+def maximum_win(offering: Offering, jurisdiction: Jurisdiction):
+    from rulegen.math.maxwin import max_win_per_round
+
+    data = offering.data
+    counted_cited = jurisdiction.cited("payout_limit", "counted_in_max_win")
+    counted = frozenset(counted_cited.value) if counted_cited else frozenset()
+    limits = data.get("limits") if isinstance(data.get("limits"), dict) else {}
+    ante = limits.get("ante") if isinstance(limits.get("ante"), dict) else {}
+    ante_minimum = number(ante.get("minimum"))
+    if ante_minimum is None:
+        return None
+    five_card = data.get("five_card_bonus") if isinstance(data.get("five_card_bonus"), dict) else {}
+    five = number(five_card.get("minimum"))
+    rules = game_rules_for(data)
+    return max_win_per_round(rules, ante_minimum, five if "five_card_bonus" in counted else None, counted)
+
+
+CHECKS = (
+    Check("payout limit", ("payout_limit", "amount"), ("payout_limit", "rule"), "limit", payout_limit, gate=True),
+)

@@ -1,0 +1,163 @@
+"""The JSON Schemas (Draft 2020-12) of the offering format and each jurisdiction, and their errors in words.
+
+Each schema constraint carries `x-citation` (the clause it encodes), `x-message` (what the rule says, in
+words) and, in the jurisdiction schemas, `x-rule` (the slug of its rule code); a constraint without them
+is a rule of the offering format.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from decimal import Decimal
+from functools import cache
+
+from rulegen.findings import Finding, dotted
+from rulegen.jurisdiction import FORMAT, Jurisdiction
+from rulegen.offering import Offering
+from rulegen.resources import schemas_dir
+from rulegen.validate.core import describe, rule_code
+
+SCHEMA_BASE = "https://rulegen.example/schemas/"
+
+# the slug of a schema error's rule code, by JSON Schema keyword, where the constraint names none
+KEYWORD_RULES = {
+    "additionalProperties": "unknown-field", "required": "required", "dependentRequired": "required",
+    "not": "not-allowed", "propertyNames": "hand-class", "format": "date", "type": "type", "minItems": "count",
+    "maxItems": "count", "minProperties": "count", "minLength": "length", "maxLength": "length", "const": "value",
+    "enum": "value", "minimum": "range", "maximum": "range", "exclusiveMinimum": "range",
+    "exclusiveMaximum": "range", "pattern": "form", "oneOf": "value", "anyOf": "value",
+}
+
+
+@cache
+def _schemas() -> dict[str, dict]:
+    return {path.name: json.loads(path.read_text(encoding="utf-8"))
+            for path in sorted(schemas_dir().glob("*.schema.json"))}
+
+
+@cache
+def _validator():
+    from jsonschema import Draft202012Validator, FormatChecker
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    schemas = _schemas()
+    registry = Registry().with_resources(
+        (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
+        for schema in schemas.values())
+    return Draft202012Validator(schemas["offering.schema.json"], registry=registry, format_checker=FormatChecker())
+
+
+def jsonable(node):
+    """Non-finite numbers are reported by their own check; the schema sees them as null so no comparison raises."""
+    if isinstance(node, dict):
+        return {k: jsonable(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [jsonable(v) for v in node]
+    if isinstance(node, float) and not math.isfinite(node):
+        return None
+    if isinstance(node, Decimal) and not node.is_finite():
+        return None
+    return node
+
+
+def schema_findings(offering: Offering, data, jurisdiction: Jurisdiction | None) -> list[Finding]:
+    findings: list[Finding] = []
+    for error in _validator().iter_errors(data):
+        findings.extend(_Explainer(offering, jurisdiction).explain(error))
+    return findings
+
+
+class _Explainer:
+    def __init__(self, offering: Offering, jurisdiction: Jurisdiction | None):
+        self.offering = offering
+        self.jurisdiction = jurisdiction
+
+    def finding(self, node, message: str, citation: str, schema: dict, kind: str, *, key: bool = False,
+                at=None) -> Finding:
+        slug = schema.get("x-rule") or KEYWORD_RULES.get(kind, kind)
+        return self.offering.finding(tuple(node), "error", message, citation, key=key, at=at,
+                                     rule=rule_code(self.jurisdiction, citation, slug))
+
+    def explain(self, error) -> list[Finding]:
+        node = tuple(error.absolute_path)
+        schema = error.schema if isinstance(error.schema, dict) else {}
+        citation = schema.get("x-citation", FORMAT)
+        note = schema.get("x-message")
+        field = dotted(node) or "the offering"
+        kind = error.validator
+
+        def found(where, message, *, key=False, at=None):
+            return [self.finding(where, message, citation, schema, kind, key=key, at=at)]
+
+        if kind in ("oneOf", "anyOf") and error.context:
+            branches: dict[int, list] = {}
+            for sub in error.context:
+                branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+            fitting = [subs for subs in branches.values()
+                       if not any(s.validator in ("type", "const") and not s.relative_path for s in subs)]
+            if len(fitting) == 1:
+                return [f for sub in fitting[0] for f in self.explain(sub)]
+            return found(node, f"{field} is {describe(error.instance)}; {note or 'not a valid value'}")
+        if kind == "additionalProperties":
+            allowed = list((schema.get("properties") or {}).keys())
+            known = set(allowed)
+            results = []
+            for key in error.instance:
+                if key in known:
+                    continue
+                hint = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+                where = f"in {field}" if node else "at the top level"
+                message = f"unknown field '{key}' {where}"
+                message += f"; did you mean '{hint[0]}'?" if hint else f"; the fields here are {', '.join(allowed)}"
+                if error.instance.get(key) is None and not hint:
+                    message += (" (if it belongs to the value before it: inside { }, a comma ends a value, so put a "
+                                "value that holds a comma in quotes)")
+                results.append(self.finding(node + (key,), message, FORMAT, schema, kind, key=True))
+            return results
+        if kind == "required":
+            missing = error.message.split("'")[1] if "'" in error.message else error.message
+            target = node + (missing,)
+            message = f"{dotted(target)} is missing" + (f"; {note}" if note else "")
+            return found(target, message, key=bool(node), at=node)  # at the key of the mapping that lacks it
+        if kind == "dependentRequired":
+            return found(node, note or error.message)
+        if kind == "not":
+            return found(node, f"{field} is not allowed here: {note}" if note else f"{field} is not allowed here",
+                         key=True)
+        if kind == "propertyNames":
+            return found(node + (error.instance,), f"'{error.instance}' is not a hand class; {note}", key=True)
+        if kind == "format":
+            return found(node, f"{field} is {describe(error.instance)}, which is not a real date (YYYY-MM-DD)")
+        if kind == "type":
+            expected = error.validator_value
+            expected = " or ".join(expected) if isinstance(expected, list) else expected
+            words = {"integer": "a whole number", "number": "a number", "string": "text", "object": "a mapping",
+                     "array": "a list"}
+            expected = " or ".join(words.get(part, part) for part in str(expected).split(" or "))
+            message = f"{field} is {describe(error.instance)}; it should be {expected}"
+            if note:
+                message += f" ({note})"
+            return found(node, message)
+        if kind in ("minItems", "maxItems", "minProperties"):
+            return found(node, f"{field}: {note or error.message}")
+        if kind in ("minLength", "maxLength"):
+            length = len(error.instance) if isinstance(error.instance, str) else 0
+            return found(node, f"{field} has {length} characters; {note or error.message}")
+        # const, enum, minimum, maximum, exclusiveMinimum, pattern ...
+        message = f"{field} is {describe(error.instance)}; "
+        if note:
+            message += note
+        elif kind == "enum":
+            message += "it should be one of " + ", ".join(describe(v) for v in error.validator_value)
+        elif kind == "const":
+            message += f"it should be {describe(error.validator_value)}"
+        elif kind in ("minimum", "exclusiveMinimum"):
+            message += f"it should be {'above' if kind == 'exclusiveMinimum' else 'at least'} {error.validator_value}"
+        elif kind in ("maximum", "exclusiveMaximum"):
+            message += f"it should be {'below' if kind == 'exclusiveMaximum' else 'at most'} {error.validator_value}"
+        else:
+            message += error.message
+        return found(node, message)
