@@ -18,164 +18,36 @@ from typer.testing import CliRunner
 
 from rulegen.cli import app
 from rulegen.errors import InputError
-from rulegen.filing import (
-    build_manifest,
-    manifest_bytes,
-    pdf_attachments,
-    reproducible_clock,
-    sign_pdf,
-    signer_name,
-    verify_filing,
-)
+from rulegen.filing import sign_pdf, signer_name, verify_filing
 from rulegen.filing.pdf import check_signature_gap, open_reader, revision_end
 from rulegen.offering import load_offering
 
-PASSPHRASE = b"correct horse battery staple"
-SIGNER = "Priya Raman"
 
-OFFERING = """\
-schema_version: 1
-offering:
-  id: filing-test-pa
-  jurisdiction: PA
-  operator:
-    name: Test Pennsylvania Casino
-    licence: Certificate holder 1234
-  version: 3
-  effective_date: 2027-03-01
-table:
-  positions: 6
-  payout_odds_display: sign
-  payout_limit_display: sign
-cards:
-  decks: 1
-  back_colours: [red]
-  shuffling: automated
-  dealing: hand
-  deck_change_hours: 4
-limits:
-  ante: {minimum: 5, maximum: 100}
-  adjacent_boxes: 2
-paytables:
-  criss_cross: standard
-  ante: standard
-five_card_bonus:
-  minimum: 1
-  maximum: 25
-  paytable: standard
-payout_limit:
-  amount: 50000
-signoff:
-  - {role: prepared, name: Dana Whitfield, title: Table Games Compliance Manager, date: 2026-11-02}
-  - {role: reviewed, name: Luis Ortega, title: Director of Table Games, date: 2026-11-05}
-  - {role: approved, name: Priya Raman, title: "Vice President, Compliance", date: 2026-11-09}
-"""
+def _load_factory():
+    """tests/filing_factory.py, shared with the register tests (the suite imports test files by path)."""
+    import importlib.util
+    import sys
+
+    if "filing_factory" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("filing_factory", Path(__file__).with_name("filing_factory.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["filing_factory"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["filing_factory"]
 
 
-# --- a throwaway PKI ---------------------------------------------------------------------------------------------
-
-def _name(common: str, organization: str | None = None):
-    from cryptography import x509
-    from cryptography.x509.oid import NameOID
-
-    parts = [x509.NameAttribute(NameOID.COMMON_NAME, common)]
-    if organization:
-        parts.append(x509.NameAttribute(NameOID.ORGANIZATION_NAME, organization))
-    return x509.Name(parts)
-
-
-def _certificate(subject, issuer, public_key, signing_key, *, ca: bool, start, end, serial: int):
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes
-
-    usage = x509.KeyUsage(digital_signature=not ca, content_commitment=not ca, key_encipherment=False,
-                          data_encipherment=False, key_agreement=False, key_cert_sign=ca, crl_sign=ca,
-                          encipher_only=False, decipher_only=False)
-    return (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer).public_key(public_key)
-            .serial_number(serial).not_valid_before(start).not_valid_after(end)
-            .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
-            .add_extension(usage, critical=True)
-            .sign(signing_key, hashes.SHA256()))
-
-
-def make_pki(folder: Path) -> dict[str, Path]:
-    """A CA, a signer under it (valid now), an expired signer, and an unrelated CA; PEM and PKCS#12 files."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives.serialization import pkcs12
-
-    now = dt.datetime.now(dt.timezone.utc)
-    ca_key, other_key, signer_key = (ec.generate_private_key(ec.SECP256R1()) for _ in range(3))
-    ca_name = _name("Filing Test Root CA", "Test Gaming Authority")
-    ca = _certificate(ca_name, ca_name, ca_key.public_key(), ca_key, ca=True, start=now - dt.timedelta(days=400),
-                      end=now + dt.timedelta(days=400), serial=1)
-    other_name = _name("Unrelated Root CA")
-    other = _certificate(other_name, other_name, other_key.public_key(), other_key, ca=True,
-                         start=now - dt.timedelta(days=400), end=now + dt.timedelta(days=400), serial=2)
-    signer = _certificate(_name(SIGNER, "Test Pennsylvania Casino"), ca_name, signer_key.public_key(), ca_key,
-                          ca=False, start=now - dt.timedelta(days=1), end=now + dt.timedelta(days=30), serial=3)
-    expired = _certificate(_name(SIGNER, "Test Pennsylvania Casino"), ca_name, signer_key.public_key(), ca_key,
-                           ca=False, start=now - dt.timedelta(days=300), end=now - dt.timedelta(days=10), serial=4)
-    files = {}
-    for label, cert in (("signer", signer), ("expired", expired)):
-        blob = pkcs12.serialize_key_and_certificates(b"signer", signer_key, cert, [ca],
-                                                     serialization.BestAvailableEncryption(PASSPHRASE))
-        files[label] = folder / f"{label}.p12"
-        files[label].write_bytes(blob)
-    for label, cert in (("ca", ca), ("other_ca", other)):
-        files[label] = folder / f"{label}.pem"
-        files[label].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    files["expired_cert"] = expired  # type: ignore[assignment]
-    files["signer_key"] = signer_key  # type: ignore[assignment]
-    return files
-
-
-# --- a filing ----------------------------------------------------------------------------------------------------
-
-OUTPUTS = {
-    "rules.html": b"<!doctype html><title>Rules</title><p>Criss Cross Poker</p>\n",
-    "signage.pdf": b"%PDF-1.7 stand-in for the table sign\n%%EOF\n",
-    "math-appendix.pdf": b"%PDF-1.7 stand-in for the math appendix\n%%EOF\n",
-}
-
-
-def render(offering, manifest) -> bytes:
-    from weasyprint import HTML
-
-    html = ("<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Criss Cross Poker rules</title>"
-            "<meta name='dcterms.created' content='2027-03-01'><meta name='dcterms.modified' content='2027-03-01'>"
-            "</head><body><h1>Criss Cross Poker</h1><p>Rules of the game, with the offering and manifest attached."
-            "</p></body></html>")
-    with reproducible_clock(manifest):
-        return HTML(string=html).write_pdf(attachments=pdf_attachments(offering, manifest), pdf_variant="pdf/a-3u")
-
-
-def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering: str = "", edit=None) -> Path:
-    """A build folder: offering.yaml, the outputs, manifest.json and rules.pdf (signed when `pki` is given);
-    `edit(manifest)` changes the manifest before it is rendered in, to make filings a real build would not."""
-    from rulegen.validate import validate_offering
-
-    folder.mkdir(parents=True, exist_ok=True)
-    source = folder.parent / f"{folder.name}-source" / "offering.yaml"  # not in the package, as in a real build
-    source.parent.mkdir(exist_ok=True)
-    source.write_text(OFFERING + extra_offering)
-    offering = load_offering(source)
-    findings = validate_offering(offering)
-    signoffs = list(offering.data["signoff"])
-    if pki is not None:
-        signoffs.append({"role": "signature", "name": signer_name(pki["signer"], PASSPHRASE)})
-    manifest = build_manifest(offering=offering, jurisdiction_code="PA", outputs=dict(OUTPUTS),
-                              options={"final": final, "sign": pki is not None}, findings=findings, signoffs=signoffs)
-    if edit is not None:
-        edit(manifest)
-    pdf = render(offering, manifest)
-    if pki is not None:
-        pdf = sign_pdf(pdf, pki["signer"], PASSPHRASE)
-    for name, data in OUTPUTS.items():
-        (folder / name).write_bytes(data)
-    (folder / "manifest.json").write_bytes(manifest_bytes(manifest))
-    (folder / "rules.pdf").write_bytes(pdf)
-    return folder / "rules.pdf"
+_load_factory()
+from filing_factory import (  # noqa: E402
+    OFFERING,
+    OUTPUTS,
+    PASSPHRASE,
+    SIGNER,
+    _certificate,
+    _name,
+    build,
+    make_pki,
+    render,
+)
 
 
 @pytest.fixture(scope="module", autouse=True)

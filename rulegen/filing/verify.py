@@ -85,6 +85,8 @@ class VerifyReport:
     effective_date: str | None = None
     error: str | None = None  # the file could not be used at all (exit 2): missing, unreadable, not a PDF
     manifest: dict | None = field(default=None, repr=False)
+    offering_source: bytes | None = field(default=None, repr=False)  # the attached offering, when it matches
+    offering_name: str | None = None
 
     def add(self, name: str, ok: bool | None, detail: str, *, warning: bool = False) -> Check:
         check = Check(name, ok, detail, warning)
@@ -557,6 +559,7 @@ class _Verifier:
                 report.add(label, True, f"the attached {name!r} ({len(content):,} bytes) matches the manifest")
                 if label == "offering":
                     report.operator = _operator_of(content)
+                    report.offering_source, report.offering_name = content, name
         extra = sorted(set(self.attachments) - set(expected) - {MANIFEST_NAME})
         if extra:
             report.add("attachments", False, "attached but not in the manifest: " + ", ".join(map(repr, extra)))

@@ -1,0 +1,224 @@
+"""`rulegen register add|list|show|report|init`: the register of received filings (SQLite file or PostgreSQL)."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rulegen.commands._common import exits_cleanly
+from rulegen.errors import ExitCode, OutputError
+
+DB_HELP = ("The register: a SQLite file, or postgresql://USER@HOST:PORT/DB for a shared one. Default: "
+           "RULEGEN_REGISTER_DB, else register.sqlite in the user's data folder.")
+Db = Annotated[str | None, typer.Option("--db", help=DB_HELP, show_default=False)]
+
+
+@contextlib.contextmanager
+def _open(db: str | None) -> Iterator:
+    """The register's engine for one command, its connections closed at the end."""
+    from rulegen.filing.register_store import open_register
+
+    engine = open_register(db)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def _fail_format(format: str, allowed: tuple[str, ...]) -> None:
+    if format not in allowed:
+        typer.echo(f"rulegen: error: --format is {format!r}; it is {', '.join(allowed[:-1])} or {allowed[-1]}",
+                   err=True)
+        raise typer.Exit(code=int(ExitCode.UNUSABLE))
+
+
+def _add_line(result) -> str:
+    where = f"entry {result.entry}" if result.entry is not None else "not recorded"
+    line = f"{result.path}: {where}: "
+    line += f"REFUSED: {result.refused}" if result.refused else result.report.verdict
+    for flag in result.flags:
+        if flag.kind != "duplicate":
+            line += f"\n  flag {flag.kind}: {flag.message}"
+    return line
+
+
+def _table(rows: list[dict]) -> str:
+    columns = ("entry", "received", "offering_id", "revision", "jurisdiction", "operator", "status", "flags",
+               "first_problem")
+    cells = [[str(c) for c in ("#", "received", "offering", "rev", "jur.", "operator", "status", "flags",
+                               "first problem")]]
+    for row in rows:
+        values = {**row, "flags": ",".join(f["kind"] for f in row["flags"]) or "-"}
+        cells.append([_cut("-" if values[c] is None else str(values[c]), 60) for c in columns])
+    widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
+    return "\n".join("  ".join(value.ljust(widths[i]) for i, value in enumerate(line)).rstrip() for line in cells)
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _write_atomically(target: Path, data: str) -> None:
+    target = Path(target)
+    if target.is_dir():
+        raise OutputError(f"{target} is a folder; give the report's file name")
+    parent = target.parent if str(target.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=parent, prefix=f".{target.name}.",
+                                             delete=False)
+        with handle:
+            handle.write(data)
+        os.chmod(handle.name, 0o644)
+        os.replace(handle.name, target)
+    except OSError as exc:
+        raise OutputError(f"{target} cannot be written: {exc.strerror or exc}") from None
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(name="register", no_args_is_help=True,
+                        help="The register of received filings: add (verify and record), list, show, report.")
+    app.add_typer(group, name="register")
+
+    @group.command("init")
+    def init(
+        db: Db = None,
+        jurisdiction: Annotated[str | None, typer.Option(
+            "--jurisdiction", help="The jurisdiction this register holds filings for; others are flagged.",
+            show_default=False)] = None,
+    ) -> None:
+        """Create the register (or upgrade its schema) and set the jurisdiction it holds filings for."""
+        from rulegen.filing.register import register_jurisdiction, set_jurisdiction
+
+        with exits_cleanly(), _open(db) as engine:
+            if jurisdiction is not None:
+                set_jurisdiction(engine, jurisdiction)
+            code = register_jurisdiction(engine)
+            where = engine.url.render_as_string(hide_password=True)
+        typer.echo(f"register ready at {where}"
+                   + (f"; it holds {code} filings" if code else "; no jurisdiction set"))
+
+    @group.command("add")
+    def add(
+        paths: Annotated[list[Path], typer.Argument(metavar="PATH...", show_default=False,
+                                                    help="Filings and folders, as rulegen verify takes them.")],
+        db: Db = None,
+        trust: Annotated[list[Path] | None, typer.Option(
+            "--trust", help="A CA certificate a signer may chain to; repeatable (RULEGEN_TRUST: a folder of them).",
+            show_default=False)] = None,
+        format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    ) -> None:
+        """Verify each filing and record it with its verdict, flags and the diff to its previous revision.
+
+        Exit 0: every filing recorded, verified and unflagged; 1: any failed, was refused (the same offering id
+        and revision twice) or is flagged; 2: a path, the trust roots or the register cannot be used.
+        """
+        from rulegen.filing.register import add_filings
+
+        _fail_format(format, ("text", "json"))
+        began = time.perf_counter()
+        with exits_cleanly(), _open(db) as engine:
+            show = None if format == "json" else (lambda result: typer.echo(_add_line(result)))
+            results = add_filings(engine, paths, trust=trust or None, progress=show)
+        seconds = time.perf_counter() - began
+        code = max((r.exit_code for r in results), default=int(ExitCode.UNUSABLE))
+        recorded = sum(1 for r in results if r.entry is not None)
+        counts = {"recorded": recorded, "refused": sum(1 for r in results if r.refused),
+                  "verified": sum(1 for r in results if r.entry is not None and r.status == "verified"),
+                  "flagged": sum(1 for r in results if r.flags and not r.refused),
+                  "not usable": sum(1 for r in results if r.report.error is not None)}
+        if format == "json":
+            typer.echo(json.dumps({"results": [r.to_json() for r in results],
+                                   "summary": {**counts, "exit_code": code, "seconds": round(seconds, 3)}},
+                                  indent=2, ensure_ascii=False))
+        else:
+            typer.echo(f"{len(results)} path(s): " + ", ".join(f"{n} {label}" for label, n in counts.items())
+                       + f" ({seconds:.1f} s)")
+        raise typer.Exit(code=code)
+
+    @group.command("list")
+    def list_(
+        db: Db = None,
+        format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+    ) -> None:
+        """Every filing in the register, oldest first."""
+        from rulegen.filing.register import LIST_COLUMNS, entries
+
+        _fail_format(format, ("table", "json", "csv"))
+        with exits_cleanly(), _open(db) as engine:
+            rows = entries(engine)
+        if format == "json":
+            typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        elif format == "csv":
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
+            writer.writerow(LIST_COLUMNS)
+            for row in rows:
+                values = {**row, "flags": ";".join(f["kind"] for f in row["flags"])}
+                writer.writerow(["" if values[c] is None else values[c] for c in LIST_COLUMNS])
+            typer.echo(buffer.getvalue(), nl=False)
+        else:
+            typer.echo(_table(rows) if rows else "The register is empty.")
+
+    @group.command("show")
+    def show_(
+        key: Annotated[str, typer.Argument(metavar="ID", help="An entry number, an offering id (every revision), "
+                                                              "or offering-id@revision.", show_default=False)],
+        db: Db = None,
+        format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    ) -> None:
+        """One filing in full: every check, every flag, the changes from its previous revision."""
+        from rulegen.filing.register import show
+
+        _fail_format(format, ("text", "json"))
+        with exits_cleanly(), _open(db) as engine:
+            found = show(engine, key)
+        if format == "json":
+            typer.echo(json.dumps(found, indent=2, ensure_ascii=False))
+            return
+        for entry in found:
+            typer.echo(f"entry {entry['entry']}: {entry['offering_id'] or entry['path']} revision "
+                       f"{entry['revision']} — {entry['status']}")
+            for label in ("received", "path", "operator", "jurisdiction", "effective_date", "signer",
+                          "signer_fingerprint", "signing_time", "trust", "rules_sha256", "previous_entry",
+                          "first_problem"):
+                if entry.get(label) is not None:
+                    typer.echo(f"  {label.replace('_', ' ')}: {entry[label]}")
+            findings = entry["findings"]
+            typer.echo(f"  findings at the build: {findings['errors']} error(s), {findings['warnings']} "
+                       f"warning(s), {findings['notes']} note(s)")
+            for flag in entry["flags"]:
+                typer.echo(f"  flag {flag['kind']}: {flag['message']}")
+            for check in entry["checks"]:
+                typer.echo(f"  {check['status']:<4}  {check['name']}: {check['detail']}")
+            changes = entry.get("changes")
+            if changes:
+                for item in changes.get("math") or []:
+                    typer.echo(f"  math: {item['text']}")
+                for section in changes.get("sections") or []:
+                    for change in section["changes"]:
+                        typer.echo(f"  change ({section['title']}): {change['text']}")
+
+    @group.command("report")
+    def report(
+        html: Annotated[Path, typer.Option("--html", help="The HTML page to write.", show_default=False)],
+        db: Db = None,
+    ) -> None:
+        """A page a reviewer opens: one row per filing, its status, first problem and flags, linked to details."""
+        from rulegen.filing.register import report_html
+
+        with exits_cleanly(), _open(db) as engine:
+            page = report_html(engine)
+            _write_atomically(html, page)
+        typer.echo(f"wrote {html}")

@@ -1,0 +1,387 @@
+"""The register of received filings (filing layer): what a regulator received, when, and what is wrong with it.
+
+`add_filings` verifies each filing (as `rulegen verify` does, trust failing closed), then records it with its
+verdict, hashes, signer, finding counts and the diff to the previous revision of the same offering, and flags
+what a reviewer must look at:
+
+  duplicate        the same (offering id, revision) is already in the register: refused, nothing recorded
+  revision-gap     revisions between the previous one received and this one are missing
+  out-of-order     a later revision of the offering was received before this one
+  effective-date   the effective date is earlier than the previous revision's
+  jurisdiction     the jurisdiction differs from the previous revision's
+  signer-operator  the signer's certificate was seen before on a filing of another operator
+  register-jurisdiction  the filing is for another jurisdiction than the register's (when it has one)
+
+The register is a SQLite file or a PostgreSQL database (see register_store); each filing is recorded in one
+transaction under the register's write lock, so concurrent adds lose nothing and see each other.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from dataclasses import dataclass, field
+
+from sqlalchemy import and_, func, insert, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from rulegen.errors import ExitCode, InputError
+from rulegen.filing.manifest import canonical_json, sha256
+from rulegen.filing.register_store import filings, flags, settings, write_lock
+from rulegen.filing.verify import VerifyReport, filing_paths, load_trust_roots, trust_paths, verify_filing
+
+FLAG_TITLES = {
+    "duplicate": "duplicate (offering id, revision): refused",
+    "revision-gap": "gap in revisions",
+    "out-of-order": "received out of order",
+    "effective-date": "effective date earlier than the previous revision's",
+    "jurisdiction": "jurisdiction changed",
+    "signer-operator": "signer seen for another operator",
+    "register-jurisdiction": "another jurisdiction than the register's",
+}
+
+
+@dataclass(frozen=True)
+class Flag:
+    kind: str
+    message: str
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "title": FLAG_TITLES.get(self.kind, self.kind), "message": self.message}
+
+
+@dataclass
+class AddResult:
+    """What `register add` did with one path."""
+
+    path: str
+    report: VerifyReport
+    entry: int | None = None  # the register's number for the filing; None when refused
+    refused: str | None = None
+    flags: list[Flag] = field(default_factory=list)
+    previous: int | None = None
+    changes: dict | None = None
+
+    @property
+    def status(self) -> str:
+        return "refused" if self.refused else self.report.status
+
+    @property
+    def exit_code(self) -> int:
+        if self.report.error is not None:
+            return int(ExitCode.UNUSABLE)
+        if self.refused or self.flags or self.report.exit_code:
+            return int(ExitCode.INVALID)
+        return int(ExitCode.OK)
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "entry": self.entry, "status": self.status, "refused": self.refused,
+                "verdict": self.report.verdict, "offering_id": self.report.offering_id,
+                "revision": self.report.revision, "flags": [f.to_json() for f in self.flags],
+                "previous_entry": self.previous, "exit_code": self.exit_code}
+
+
+# --- settings ------------------------------------------------------------------------------------------------------
+
+def register_jurisdiction(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return connection.execute(select(settings.c.value).where(settings.c.key == "jurisdiction")).scalar()
+
+
+def set_jurisdiction(engine: Engine, code: str | None) -> None:
+    """The register's jurisdiction: filings for another are flagged. None clears it."""
+    with engine.begin() as connection:
+        write_lock(connection)
+        connection.execute(settings.delete().where(settings.c.key == "jurisdiction"))
+        if code:
+            connection.execute(insert(settings).values(key="jurisdiction", value=code.strip().upper()))
+
+
+# --- adding --------------------------------------------------------------------------------------------------------
+
+def add_filings(engine: Engine, paths, *, trust=None, environ=None, progress=None,
+                clock=None) -> list[AddResult]:
+    """Verify and record every filing under `paths` (files and folders, as verify takes them)."""
+    roots = load_trust_roots(trust_paths(trust, environ))
+    results = []
+    for path, problem in filing_paths(paths):
+        if problem is not None:
+            result = AddResult(str(path), VerifyReport(str(path), error=problem))
+        else:
+            try:
+                report = verify_filing(path, roots=roots)
+            except InputError as exc:
+                report = VerifyReport(str(path), error=exc.message)
+            result = record(engine, report, clock=clock)
+        results.append(result)
+        if progress is not None:
+            progress(result)
+    return results
+
+
+def record(engine: Engine, report: VerifyReport, *, clock=None) -> AddResult:
+    """Record one verified filing: flags and the diff to its previous revision are worked out under the
+    register's write lock, in the transaction that inserts it."""
+    result = AddResult(report.path, report)
+    received = (clock or _now)()
+    revision = report.revision if isinstance(report.revision, int) else None
+    try:
+        with engine.begin() as connection:
+            write_lock(connection)
+            if report.offering_id is not None and revision is not None:
+                same = connection.execute(
+                    select(filings.c.id, filings.c.received_at).where(
+                        and_(filings.c.offering_id == report.offering_id, filings.c.revision == revision))).first()
+                if same is not None:
+                    result.refused = (f"revision {revision} of {report.offering_id} is already in the register "
+                                      f"as entry {same.id} (received {_iso(same.received_at)}); not recorded again")
+                    result.flags.append(Flag("duplicate", result.refused))
+                    return result
+            result.flags.extend(_flags(connection, report, revision))
+            previous = _previous(connection, report.offering_id, revision)
+            if previous is not None:
+                result.previous = previous.id
+                result.changes = _changes(previous, report)
+            entry = connection.execute(insert(filings).values(**_row(report, received, result))).inserted_primary_key[0]
+            result.entry = entry
+            if result.flags:
+                connection.execute(insert(flags), [{"filing_id": entry, "kind": f.kind, "message": f.message}
+                                                   for f in result.flags])
+    except IntegrityError:  # another register add recorded the same (offering id, revision) first
+        result.entry, result.changes, result.previous = None, None, None
+        result.refused = (f"revision {revision} of {report.offering_id} was recorded by another register add at "
+                          "the same moment; not recorded again")
+        result.flags = [Flag("duplicate", result.refused)]
+    return result
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
+
+
+def _iso(moment) -> str:
+    if isinstance(moment, _dt.datetime):
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=_dt.timezone.utc)
+        return moment.astimezone(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return str(moment)
+
+
+def _counts(report: VerifyReport) -> dict[str, int]:
+    findings = (report.manifest or {}).get("findings") or []
+    levels = [f.get("level") for f in findings if isinstance(f, dict)]
+    return {"errors": levels.count("error"), "warnings": levels.count("warning"), "notes": levels.count("note")}
+
+
+def _row(report: VerifyReport, received, result: AddResult) -> dict:
+    manifest = report.manifest
+    offering = (manifest or {}).get("offering") if isinstance((manifest or {}).get("offering"), dict) else {}
+    return {
+        "received_at": received,
+        "path": report.path,
+        "offering_id": report.offering_id,
+        "operator": report.operator,
+        "jurisdiction": report.jurisdiction,
+        "revision": report.revision if isinstance(report.revision, int) else None,
+        "effective_date": report.effective_date,
+        "status": report.status,
+        "exit_code": report.exit_code,
+        "first_problem": report.first_problem,
+        "rules_sha256": report.rules_sha256,
+        "manifest_sha256": sha256(canonical_json(manifest)) if manifest is not None else None,
+        "offering_sha256": offering.get("sha256") if offering else None,
+        "signer": report.signer,
+        "signer_subject": report.signer_subject,
+        "signer_fingerprint": report.signer_fingerprint,
+        "signing_time": report.signing_time,
+        "trust": report.trust_status if report.error is None else None,
+        **_counts(report),
+        "checks": json.dumps([{"name": c.name, "status": c.status, "detail": c.detail} for c in report.checks],
+                             ensure_ascii=False),
+        "previous_id": result.previous,
+        "changes": json.dumps(result.changes, ensure_ascii=False) if result.changes is not None else None,
+        "offering_name": report.offering_name,
+        "offering_source": report.offering_source,
+    }
+
+
+def _previous(connection, offering_id: str | None, revision: int | None):
+    """The highest revision of the offering below this one (the one its changes are measured from)."""
+    if offering_id is None or revision is None:
+        return None
+    return connection.execute(
+        select(filings).where(and_(filings.c.offering_id == offering_id, filings.c.revision < revision))
+        .order_by(filings.c.revision.desc()).limit(1)).first()
+
+
+def _flags(connection, report: VerifyReport, revision: int | None) -> list[Flag]:
+    found: list[Flag] = []
+    code = connection.execute(select(settings.c.value).where(settings.c.key == "jurisdiction")).scalar()
+    if code and report.jurisdiction and report.jurisdiction.upper() != code.upper():
+        found.append(Flag("register-jurisdiction", f"the filing is for {report.jurisdiction}; this register "
+                                                   f"holds {code} filings"))
+    if report.offering_id is not None and revision is not None:
+        previous = _previous(connection, report.offering_id, revision)
+        later = connection.execute(
+            select(func.min(filings.c.revision)).where(and_(filings.c.offering_id == report.offering_id,
+                                                            filings.c.revision > revision))).scalar()
+        if previous is not None and revision - previous.revision > 1:
+            missing = list(range(previous.revision + 1, revision))
+            found.append(Flag("revision-gap", f"revision {revision} follows revision {previous.revision} (entry "
+                                              f"{previous.id}): revision{'s' if len(missing) > 1 else ''} "
+                                              + _span(missing) + " not received"))
+        if later is not None:
+            found.append(Flag("out-of-order", f"revision {revision} arrived after revision {later} of the same "
+                                              "offering"))
+        if previous is not None:
+            before, now = _date(previous.effective_date), _date(report.effective_date)
+            if before is not None and now is not None and now < before:
+                found.append(Flag("effective-date", f"effective {now.isoformat()}, earlier than revision "
+                                                    f"{previous.revision}'s {before.isoformat()} (entry {previous.id})"))
+            if previous.jurisdiction and report.jurisdiction and previous.jurisdiction != report.jurisdiction:
+                found.append(Flag("jurisdiction", f"revision {previous.revision} (entry {previous.id}) was for "
+                                                  f"{previous.jurisdiction}; this revision is for "
+                                                  f"{report.jurisdiction}"))
+    if report.signer_fingerprint and report.operator:
+        others = connection.execute(
+            select(filings.c.operator, func.min(filings.c.id)).where(and_(
+                filings.c.signer_fingerprint == report.signer_fingerprint, filings.c.operator.is_not(None),
+                filings.c.operator != report.operator)).group_by(filings.c.operator)
+            .order_by(filings.c.operator)).all()
+        if others:
+            found.append(Flag("signer-operator", f"the signer's certificate ({report.signer}; SHA-256 "
+                                                 f"{report.signer_fingerprint[:16]}...) also signed for "
+                                                 + "; ".join(f"{operator} (entry {entry})"
+                                                             for operator, entry in others)
+                                                 + f", not only for {report.operator}"))
+    return found
+
+
+def _span(numbers: list[int]) -> str:
+    return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+
+
+def _date(text: str | None) -> _dt.date | None:
+    try:
+        return _dt.date.fromisoformat(str(text)[:10]) if text else None
+    except ValueError:
+        return None
+
+
+def _changes(previous, report: VerifyReport) -> dict | None:
+    """The diff from the previous revision's offering to this one's, as recorded JSON; None if either is
+    missing (a filing whose attached offering did not match its manifest carries none to compare)."""
+    if previous.offering_source is None or report.offering_source is None:
+        return None
+    from rulegen.filing.diff import changes_json, diff_offerings
+    from rulegen.offering import OfferingLoadError, parse_offering
+
+    try:
+        before = parse_offering(bytes(previous.offering_source), previous.offering_name or "previous.yaml")
+        after = parse_offering(report.offering_source, report.offering_name or "offering.yaml")
+        changes = diff_offerings(before, after)
+    except (OfferingLoadError, InputError) as exc:
+        return {"error": getattr(exc, "message", str(exc))}
+    payload = changes_json(changes, f"revision {previous.revision}", f"revision {report.revision}")
+    return payload
+
+
+# --- reading -------------------------------------------------------------------------------------------------------
+
+LIST_COLUMNS = ("entry", "received", "offering_id", "revision", "jurisdiction", "operator", "effective_date",
+                "status", "flags", "signer", "first_problem")
+
+
+def entries(engine: Engine) -> list[dict]:
+    """Every filing in the register, oldest first, with its flags (the listing's rows)."""
+    with engine.connect() as connection:
+        rows = connection.execute(select(filings).order_by(filings.c.id)).mappings().all()
+        all_flags = connection.execute(select(flags).order_by(flags.c.id)).mappings().all()
+    by_filing: dict[int, list[dict]] = {}
+    for flag in all_flags:
+        by_filing.setdefault(flag["filing_id"], []).append(Flag(flag["kind"], flag["message"]).to_json())
+    return [_entry(row, by_filing.get(row["id"], [])) for row in rows]
+
+
+def _entry(row, entry_flags: list[dict], *, full: bool = False) -> dict:
+    entry = {
+        "entry": row["id"],
+        "received": _iso(row["received_at"]),
+        "path": row["path"],
+        "offering_id": row["offering_id"],
+        "operator": row["operator"],
+        "jurisdiction": row["jurisdiction"],
+        "revision": row["revision"],
+        "effective_date": row["effective_date"],
+        "status": row["status"],
+        "trust": row["trust"],
+        "first_problem": row["first_problem"],
+        "flags": entry_flags,
+        "signer": row["signer"],
+        "signer_fingerprint": row["signer_fingerprint"],
+        "signing_time": row["signing_time"],
+        "rules_sha256": row["rules_sha256"],
+        "manifest_sha256": row["manifest_sha256"],
+        "offering_sha256": row["offering_sha256"],
+        "findings": {"errors": row["errors"], "warnings": row["warnings"], "notes": row["notes"]},
+        "previous_entry": row["previous_id"],
+    }
+    if full:
+        entry["signer_subject"] = row["signer_subject"]
+        entry["checks"] = json.loads(row["checks"] or "[]")
+        entry["changes"] = json.loads(row["changes"]) if row["changes"] else None
+    return entry
+
+
+def show(engine: Engine, key: str) -> list[dict]:
+    """Entries in full: by register number (`12`), by offering id (every revision), or `offering-id@revision`."""
+    with engine.connect() as connection:
+        query = select(filings)
+        if key.isdigit():
+            query = query.where(filings.c.id == int(key))
+        elif "@" in key:
+            offering_id, _, revision = key.rpartition("@")
+            if not revision.isdigit():
+                raise InputError(f"{key}: give an entry number, an offering id, or offering-id@revision")
+            query = query.where(and_(filings.c.offering_id == offering_id, filings.c.revision == int(revision)))
+        else:
+            query = query.where(filings.c.offering_id == key)
+        rows = connection.execute(query.order_by(filings.c.revision, filings.c.id)).mappings().all()
+        found = []
+        for row in rows:
+            entry_flags = connection.execute(select(flags).where(flags.c.filing_id == row["id"])
+                                             .order_by(flags.c.id)).mappings().all()
+            found.append(_entry(row, [Flag(f["kind"], f["message"]).to_json() for f in entry_flags], full=True))
+    if not found:
+        raise InputError(f"{key}: no such entry in the register", exit_code=ExitCode.INVALID)
+    return found
+
+
+# --- the reviewer's page ------------------------------------------------------------------------------------------
+
+STATUS_WORDS = {"verified": "verified", "untrusted": "intact, signer not trusted", "failed": "failed",
+                "unsigned": "unsigned draft", "unusable": "unusable"}
+
+
+def report_html(engine: Engine, *, title: str = "Register of received filings") -> str:
+    """One self-contained HTML page: a row per filing (status, first problem, flags) linking to its details
+    (every check, every flag, the changes from the previous revision). Everything printed is escaped."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+    from rulegen.resources import templates_dir
+
+    rows = []
+    with engine.connect() as connection:
+        for row in connection.execute(select(filings).order_by(filings.c.id)).mappings().all():
+            entry_flags = connection.execute(select(flags).where(flags.c.filing_id == row["id"])
+                                             .order_by(flags.c.id)).mappings().all()
+            rows.append(_entry(row, [Flag(f["kind"], f["message"]).to_json() for f in entry_flags], full=True))
+    jurisdiction = register_jurisdiction(engine)
+    totals = {status: sum(1 for r in rows if r["status"] == status) for status in STATUS_WORDS}
+    flagged = sum(1 for r in rows if r["flags"])
+    environment = Environment(loader=FileSystemLoader(str(templates_dir())), autoescape=select_autoescape(["html"]),
+                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    template = environment.get_template("register-report.html")
+    return template.render(title=title, rows=rows, totals=totals, flagged=flagged, jurisdiction=jurisdiction,
+                           words=STATUS_WORDS, flag_titles=FLAG_TITLES)

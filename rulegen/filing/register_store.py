@@ -1,0 +1,197 @@
+"""The register's storage (filing layer): tables, the database it opens, and its migrations.
+
+SQLAlchemy Core over SQLite (a file, the default) or PostgreSQL (an agency's shared register). The schema is
+created and upgraded only by the Alembic migrations in `register_migrations/`, run when a register is opened:
+opening an older register upgrades it, and two processes opening a new one at once do not race (SQLite: the
+write lock is taken before anything is read; PostgreSQL: an advisory lock).
+
+Every write happens in a transaction that first takes the register's write lock (`write_lock`), so two
+`rulegen register add` at once are serialised where it matters: the checks that read earlier filings and
+the insert that follows see one consistent register, and the unique (offering id, revision) constraint
+refuses a duplicate whichever process comes second.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    text,
+)
+from sqlalchemy.engine import Connection, Engine
+
+from rulegen.errors import InputError
+
+DB_ENV = "RULEGEN_REGISTER_DB"
+MIGRATIONS = Path(__file__).resolve().parent / "register_migrations"
+ADVISORY_LOCK = 0x72756C65  # "rule": the PostgreSQL advisory lock key of a register's writes
+
+metadata = MetaData()
+
+settings = Table(
+    "register_settings", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+filings = Table(
+    "filings", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+    Column("path", Text, nullable=False),
+    Column("offering_id", String(200), index=True),
+    Column("operator", Text),
+    Column("jurisdiction", String(32)),
+    Column("revision", Integer),
+    Column("effective_date", String(32)),
+    Column("status", String(16), nullable=False),
+    Column("exit_code", Integer, nullable=False),
+    Column("first_problem", Text),
+    Column("rules_sha256", String(64)),
+    Column("manifest_sha256", String(64)),
+    Column("offering_sha256", String(64)),
+    Column("signer", Text),
+    Column("signer_subject", Text),
+    Column("signer_fingerprint", String(64), index=True),
+    Column("signing_time", String(40)),
+    Column("trust", String(16)),
+    Column("errors", Integer, nullable=False, default=0),
+    Column("warnings", Integer, nullable=False, default=0),
+    Column("notes", Integer, nullable=False, default=0),
+    Column("checks", Text, nullable=False),  # JSON: every check of the verification
+    Column("previous_id", Integer, ForeignKey("filings.id")),
+    Column("changes", Text),  # JSON: the diff to the previous revision, with the mathematics that changed
+    Column("offering_name", Text),
+    Column("offering_source", LargeBinary),  # the attached offering, for diffs against later revisions
+    UniqueConstraint("offering_id", "revision", name="uq_filings_offering_revision"),
+)
+
+flags = Table(
+    "flags", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("filing_id", Integer, ForeignKey("filings.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("kind", String(40), nullable=False),
+    Column("message", Text, nullable=False),
+)
+
+
+def default_location() -> str:
+    """RULEGEN_REGISTER_DB when set, else register.sqlite in the user's data folder."""
+    configured = os.environ.get(DB_ENV)
+    if configured:
+        return configured
+    import platformdirs
+
+    return str(Path(platformdirs.user_data_dir("rulegen")) / "register.sqlite")
+
+
+def database_url(location: str) -> str:
+    """A SQLAlchemy URL from --db: a postgresql:// (or postgres://) URL as given, anything else a SQLite file."""
+    if location.startswith(("postgresql://", "postgresql+psycopg2://", "postgres://")):
+        return "postgresql+psycopg2://" + location.split("://", 1)[1]
+    if location.startswith("sqlite:///"):
+        return location
+    if "://" in location:
+        raise InputError(f"--db {location}: give a file path or a postgresql:// URL")
+    path = Path(location).expanduser()
+    if path.is_dir():
+        raise InputError(f"--db {location} is a folder; give the register's file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"--db {location}: its folder cannot be made: {exc.strerror or exc}") from None
+    return f"sqlite:///{path}"
+
+
+def is_postgresql(engine: Engine) -> bool:
+    return engine.dialect.name == "postgresql"
+
+
+def make_engine(location: str) -> Engine:
+    url = database_url(location)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 120})
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi_connection, _record):  # let SQLAlchemy, not the driver, say when a transaction begins
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute("PRAGMA busy_timeout = 120000")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection):  # the write lock first: no read-then-write race between two processes
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def write_lock(connection: Connection) -> None:
+    """Inside a transaction: wait for, then hold until it ends, the register's write lock."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK})
+    # SQLite: every transaction began with BEGIN IMMEDIATE, which is the write lock.
+
+
+def alembic_config(connection: Connection):
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the register's schema to the newest migration, under the write lock."""
+    from alembic import command
+
+    with engine.begin() as connection:
+        write_lock(connection)
+        command.upgrade(alembic_config(connection), "head")
+
+
+def open_register(location: str | None = None) -> Engine:
+    """An engine on the register at `location` (default_location() when None), its schema up to date."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    location = location or default_location()
+    engine = make_engine(location)
+    try:
+        upgrade(engine)
+    except SQLAlchemyError as exc:
+        engine.dispose()
+        raise InputError(f"the register at {_display(location)} cannot be opened: {_first_line(exc)}") from None
+    return engine
+
+
+def _display(location: str) -> str:
+    """A location fit to print: a URL's password replaced by ***."""
+    from sqlalchemy.engine import make_url
+
+    if "://" not in location:
+        return location
+    try:
+        return make_url(location).render_as_string(hide_password=True)
+    except Exception:
+        return location.split("://", 1)[0] + "://..."
+
+
+def _first_line(exc: BaseException) -> str:
+    text_ = str(getattr(exc, "orig", None) or exc).strip()
+    return text_.splitlines()[0] if text_ else type(exc).__name__

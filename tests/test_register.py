@@ -1,0 +1,269 @@
+"""`rulegen register`: filings verified and recorded with their flags, listed, shown, reported as HTML.
+
+The same tests run against a SQLite file and a real PostgreSQL server they start (initdb and pg_ctl into a
+temporary folder, on a free port of 127.0.0.1; see tests/pgserver.py). Without PostgreSQL's server binaries the
+PostgreSQL half is skipped with the reason, unless RULEGEN_REQUIRE_POSTGRES is set (CI sets it), where it fails.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulegen.cli import app
+
+
+def _load(name: str):
+    import importlib.util
+
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+factory = _load("filing_factory")
+pgserver = _load("pgserver")
+
+ID, OPERATOR = "filing-test-pa", "Test Pennsylvania Casino"
+
+
+def variant(*, offering_id: str = ID, revision: int = 1, date: str = "2027-03-01", operator: str = OPERATOR,
+            jurisdiction: str = "PA", five_card_maximum: int = 25) -> str:
+    text = factory.OFFERING
+    for old, new in ((f"id: {ID}", f"id: {offering_id}"), ("version: 3", f"version: {revision}"),
+                     ("effective_date: 2027-03-01", f"effective_date: {date}"),
+                     (f"name: {OPERATOR}", f"name: {operator}"), ("jurisdiction: PA", f"jurisdiction: {jurisdiction}"),
+                     ("  maximum: 25\n", f"  maximum: {five_card_maximum}\n")):
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory) -> dict:
+    files = factory.make_pki(tmp_path_factory.mktemp("pki"))
+    trusted = tmp_path_factory.mktemp("trusted")
+    shutil.copy(files["ca"], trusted / "ca.pem")
+    files["trust_folder"] = trusted
+    files["second"] = factory.make_identity(tmp_path_factory.mktemp("second"), files, "Ana Lima", "Other Casino",
+                                            serial=50)
+    return files
+
+
+@pytest.fixture(autouse=True)
+def _trusted(pki, monkeypatch):
+    monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory, pki) -> dict[str, Path]:
+    """Signed filings: three revisions of one offering (rev 4 after a gap, with an earlier date), another
+    operator signed by the same certificate, another operator with its own signer, a New Jersey revision 5,
+    an unsigned draft."""
+    root = tmp_path_factory.mktemp("corpus")
+    specs = {
+        "a1": dict(revision=1, date="2027-03-01"),
+        "a2": dict(revision=2, date="2027-04-01", five_card_maximum=50),
+        "a4": dict(revision=4, date="2027-02-01"),
+        "nj5": dict(revision=5, date="2027-06-01", jurisdiction="NJ"),
+        "b1": dict(offering_id="other-casino-pa", operator="Other Casino"),
+        "c1": dict(offering_id="third-casino-pa", operator="Third <Casino> & Co"),
+    }
+    made = {}
+    for label, spec in specs.items():
+        identity = pki["second"] if label == "c1" else None
+        made[label] = factory.build(root / label / "filing", pki, text=variant(**spec), identity=identity).parent
+    made["draft"] = factory.build(root / "draft" / "filing", None, final=False,
+                                  text=variant(offering_id="draft-pa")).parent
+    return made
+
+
+_SERVER = {}
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    try:
+        server = pgserver.PostgresServer().start()
+    except pgserver.PostgresUnavailable as exc:
+        if os.environ.get(pgserver.REQUIRE_ENV):
+            pytest.fail(f"PostgreSQL is required ({pgserver.REQUIRE_ENV} is set): {exc}")
+        pytest.skip(f"PostgreSQL server not available: {exc}")
+    yield server
+    server.stop()
+
+
+_NUMBERS = itertools.count(1)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "register.sqlite")
+    server = request.getfixturevalue("postgres")
+    return server.create_database(f"register_{os.getpid()}_{next(_NUMBERS)}")
+
+
+def run(*arguments: str):
+    return CliRunner().invoke(app, ["register", *arguments])
+
+
+def listing(db: str) -> list[dict]:
+    result = run("list", "--db", db, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def by_label(rows: list[dict], corpus: dict[str, Path]) -> dict[str, dict]:
+    where = {str(path / "rules.pdf"): label for label, path in corpus.items()}
+    return {where[row["path"]]: row for row in rows}
+
+
+def kinds(row: dict) -> set[str]:
+    return {flag["kind"] for flag in row["flags"]}
+
+
+def test_add_records_each_filing_with_its_verdict_flags_and_changes(db, corpus, pki):
+    result = run("add", str(corpus["a1"]), str(corpus["a2"]), "--db", db)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("VERIFIED") == 2
+    result = run("add", str(corpus["a4"]), str(corpus["b1"]), str(corpus["c1"]), str(corpus["draft"]), "--db", db,
+                 "--format", "json")
+    assert result.exit_code == 1, result.output
+    payload = json.loads(result.stdout)
+    assert payload["summary"]["recorded"] == 4 and payload["summary"]["exit_code"] == 1
+    rows = by_label(listing(db), corpus)
+    assert [rows[k]["entry"] for k in ("a1", "a2", "a4", "b1", "c1", "draft")] == [1, 2, 3, 4, 5, 6]
+    assert {k: r["status"] for k, r in rows.items()} == {"a1": "verified", "a2": "verified", "a4": "verified",
+                                                         "b1": "verified", "c1": "verified", "draft": "unsigned"}
+    assert kinds(rows["a1"]) == kinds(rows["a2"]) == kinds(rows["c1"]) == set()
+    assert kinds(rows["a4"]) == {"revision-gap", "effective-date"}
+    gap = next(f for f in rows["a4"]["flags"] if f["kind"] == "revision-gap")["message"]
+    assert "revision 4 follows revision 2" in gap and "3 not received" in gap
+    assert "2027-02-01" in next(f for f in rows["a4"]["flags"] if f["kind"] == "effective-date")["message"]
+    signer = next(f for f in rows["b1"]["flags"] if f["kind"] == "signer-operator")["message"]
+    assert kinds(rows["b1"]) == {"signer-operator"} and OPERATOR in signer and "entry 1" in signer
+    assert rows["a2"]["previous_entry"] == 1 and rows["a4"]["previous_entry"] == 2
+    a2 = rows["a2"]
+    assert a2["offering_id"] == ID and a2["revision"] == 2 and a2["operator"] == OPERATOR
+    assert a2["jurisdiction"] == "PA" and a2["effective_date"] == "2027-04-01" and a2["trust"] == "trusted"
+    import hashlib
+
+    assert a2["rules_sha256"] == hashlib.sha256((corpus["a2"] / "rules.pdf").read_bytes()).hexdigest()
+    assert a2["manifest_sha256"] == hashlib.sha256((corpus["a2"] / "manifest.json").read_bytes()).hexdigest()
+    assert len(a2["signer_fingerprint"]) == 64 and "Priya Raman" in a2["signer"]
+    assert rows["draft"]["first_problem"].startswith("unsigned draft")
+    [shown] = json.loads(run("show", f"{ID}@2", "--db", db, "--format", "json").stdout)
+    texts = [c["text"] for s in shown["changes"]["sections"] for c in s["changes"]]
+    assert "Five Card Bonus maximum: $25 → $50" in texts and "Submission revision: 3 → 2" not in texts
+    assert {c["name"] for c in shown["checks"]} >= {"signature", "trust", "outputs", "manifest"}
+
+
+def test_the_same_offering_and_revision_twice_is_refused(db, corpus):
+    assert run("add", str(corpus["a1"]), "--db", db).exit_code == 0
+    copy = corpus["a1"].parent.parent / "a1-again"
+    if not copy.exists():
+        shutil.copytree(corpus["a1"], copy)
+    result = run("add", str(copy), "--db", db)
+    assert result.exit_code == 1 and "REFUSED" in result.stdout and "entry 1" in result.stdout
+    assert len(listing(db)) == 1
+
+
+def test_jurisdiction_of_the_register_and_a_change_of_jurisdiction(db, corpus):
+    assert run("init", "--db", db, "--jurisdiction", "pa").exit_code == 0
+    result = run("add", str(corpus["a2"]), str(corpus["nj5"]), "--db", db)
+    assert result.exit_code == 1, result.output
+    rows = by_label(listing(db), corpus)
+    assert kinds(rows["nj5"]) >= {"jurisdiction", "register-jurisdiction", "revision-gap"}
+    assert "holds PA filings" in next(f for f in rows["nj5"]["flags"] if f["kind"] == "register-jurisdiction")["message"]
+
+
+def test_an_earlier_revision_received_later_is_flagged(db, corpus):
+    run("add", str(corpus["a2"]), "--db", db)
+    run("add", str(corpus["a1"]), "--db", db)
+    rows = by_label(listing(db), corpus)
+    assert kinds(rows["a1"]) == {"out-of-order"} and rows["a1"]["previous_entry"] is None
+
+
+def test_an_untrusted_signer_is_recorded_as_such(db, corpus, monkeypatch):
+    monkeypatch.delenv("RULEGEN_TRUST")
+    result = run("add", str(corpus["a1"]), "--db", db)
+    assert result.exit_code == 1 and "SIGNER NOT TRUSTED" in result.stdout
+    [row] = listing(db)
+    assert row["status"] == "untrusted" and row["trust"] == "not trusted"
+
+
+def test_list_show_and_the_html_report(db, corpus, tmp_path):
+    run("add", str(corpus["a1"]), str(corpus["a4"]), str(corpus["c1"]), str(corpus["draft"]), "--db", db)
+    table = run("list", "--db", db)
+    assert table.exit_code == 0 and len(table.stdout.strip().splitlines()) == 5
+    rows = list(csv.DictReader(io.StringIO(run("list", "--db", db, "--format", "csv").stdout)))
+    assert [r["offering_id"] for r in rows] == [ID, ID, "third-casino-pa", "draft-pa"]
+    assert rows[1]["flags"] == "revision-gap;effective-date" and rows[3]["status"] == "unsigned"
+    shown = run("show", "2", "--db", db)
+    assert shown.exit_code == 0 and "flag revision-gap" in shown.stdout and "ok    signature" in shown.stdout
+    assert run("show", "99", "--db", db).exit_code == 1
+    assert len(json.loads(run("show", ID, "--db", db, "--format", "json").stdout)) == 2
+    out = tmp_path / "report" / "register.html"
+    result = run("report", "--db", db, "--html", str(out))
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert page.count('<tr class="') == 4 and 'href="#entry-2"' in page and 'id="entry-2"' in page
+    assert "Third &lt;Casino&gt; &amp; Co" in page and "Third <Casino>" not in page
+    assert "gap in revisions" in page and "unsigned draft" in page and "4 filings:" in page
+
+
+def test_two_adds_at_once_lose_nothing(db, corpus, tmp_path):
+    """Two processes add at the same moment: every distinct filing is recorded once, the shared one once."""
+    env = {**os.environ, "RULEGEN_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "rulegen", "register", "add", "--db", db, "--format", "json"]
+    first = subprocess.Popen(command + [str(corpus[k]) for k in ("a1", "c1")], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    second = subprocess.Popen(command + [str(corpus[k]) for k in ("c1", "a2")], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    outputs = [process.communicate(timeout=300) for process in (first, second)]
+    for stdout, stderr in outputs:
+        assert "Traceback" not in stderr, stderr
+        json.loads(stdout)
+    rows = by_label(listing(db), corpus)
+    assert sorted(rows) == ["a1", "a2", "c1"]
+    results = [r for stdout, _ in outputs for r in json.loads(stdout)["results"]]
+    shared = [r for r in results if r["path"] == str(corpus["c1"] / "rules.pdf")]
+    assert sorted(r["status"] for r in shared) == ["refused", "verified"]
+
+
+def test_the_register_schema_is_migrated_once_and_reopens(db):
+    from sqlalchemy import inspect, text
+
+    from rulegen.filing.register_store import open_register
+
+    for _ in range(2):
+        engine = open_register(db)
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert {"filings", "flags", "register_settings"} <= set(inspect(engine).get_table_names())
+        engine.dispose()
+
+
+def test_an_unusable_register_exits_2(tmp_path):
+    (tmp_path / "folder").mkdir()
+    result = run("list", "--db", str(tmp_path / "folder"))
+    assert result.exit_code == 2 and "folder" in result.stderr
+    result = run("list", "--db", "postgresql://someone:secret@127.0.0.1:1/none")
+    assert result.exit_code == 2 and "cannot be opened" in result.stderr and "secret" not in result.stderr
+    result = run("list", "--db", str(tmp_path / "r.sqlite"), "--format", "xml")
+    assert result.exit_code == 2
