@@ -216,9 +216,10 @@ def register(app: typer.Typer) -> None:
         db: Db = None,
     ) -> None:
         """A page a reviewer opens: one row per filing, its status, first problem and flags, linked to details."""
-        from rulegen.filing.register import report_html
+        from rulegen.filing.register import report_rows
+        from rulegen.render.register_page import register_page
 
         with exits_cleanly(), _open(db) as engine:
-            page = report_html(engine)
+            page = register_page(report_rows(engine))
             _write_atomically(html, page)
         typer.echo(f"wrote {html}")

@@ -360,28 +360,16 @@ def show(engine: Engine, key: str) -> list[dict]:
 
 # --- the reviewer's page ------------------------------------------------------------------------------------------
 
-STATUS_WORDS = {"verified": "verified", "untrusted": "intact, signer not trusted", "failed": "failed",
-                "unsigned": "unsigned draft", "unusable": "unusable"}
-
-
-def report_html(engine: Engine, *, title: str = "Register of received filings") -> str:
-    """One self-contained HTML page: a row per filing (status, first problem, flags) linking to its details
-    (every check, every flag, the changes from the previous revision). Everything printed is escaped."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-
-    from rulegen.resources import templates_dir
-
+def report_rows(engine: Engine) -> dict:
+    """Everything the reviewer's page shows, as plain data (render/register_page.py lays it out): every entry in
+    full, the counts by status, how many are flagged, the register's jurisdiction."""
     rows = []
     with engine.connect() as connection:
         for row in connection.execute(select(filings).order_by(filings.c.id)).mappings().all():
             entry_flags = connection.execute(select(flags).where(flags.c.filing_id == row["id"])
                                              .order_by(flags.c.id)).mappings().all()
             rows.append(_entry(row, [Flag(f["kind"], f["message"]).to_json() for f in entry_flags], full=True))
-    jurisdiction = register_jurisdiction(engine)
-    totals = {status: sum(1 for r in rows if r["status"] == status) for status in STATUS_WORDS}
-    flagged = sum(1 for r in rows if r["flags"])
-    environment = Environment(loader=FileSystemLoader(str(templates_dir())), autoescape=select_autoescape(["html"]),
-                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    template = environment.get_template("register-report.html")
-    return template.render(title=title, rows=rows, totals=totals, flagged=flagged, jurisdiction=jurisdiction,
-                           words=STATUS_WORDS, flag_titles=FLAG_TITLES)
+    return {"rows": rows, "jurisdiction": register_jurisdiction(engine),
+            "totals": {status: sum(1 for r in rows if r["status"] == status)
+                       for status in ("verified", "untrusted", "failed", "unsigned", "unusable")},
+            "flagged": sum(1 for r in rows if r["flags"])}
