@@ -1,0 +1,272 @@
+"""The build layer: `rulegen build`, step by step, for one offering, and the renderer `verify --rebuild` is handed.
+
+validate → math → render → filing → publish. This package decides the order and nothing else: it checks
+nothing itself (validate does), computes nothing (math does), draws nothing (render does) and seals nothing
+(filing does). It is the one place that knows all four, so none of them has to know another above it:
+
+1. load and validate the offering (an error-level finding stops the build: nothing is written);
+2. decide DRAFT or final (--final without every sign-off stops the build);
+3. read the math (from the math layer and its cache; the build never runs the simulation);
+4. render rules.html, signage.pdf and math-appendix.pdf;
+5. write the manifest (it hashes every output except rules.pdf);
+6. render rules.pdf with the offering, its logo and the manifest attached;
+7. sign rules.pdf, when asked;
+8. publish the folder atomically (`rulegen.build.publish`).
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from rulegen.build import publish
+from rulegen.errors import ExitCode, InputError, InvalidOfferingError, UsageError
+from rulegen.findings import Finding
+from rulegen.render import documents
+from rulegen.render.context import Draft, draft_status
+from rulegen.render.signage import sign_size as check_sign_size
+
+RULES_PDF = "rules.pdf"
+RULES_HTML = "rules.html"
+SIGNAGE_PDF = "signage.pdf"
+APPENDIX_PDF = "math-appendix.pdf"
+MANIFEST_JSON = "manifest.json"
+STEPS = ("validate", "math", "rules.html", "signage", "appendix", "manifest", "rules.pdf", "sign", "publish")
+
+Progress = Callable[[str], None]
+MathProgress = Callable[[int, int], None]
+
+
+@dataclass
+class BuildOptions:
+    out_dir: Path = Path("build")
+    final: bool = False
+    sign: Path | None = None
+    previous: Path | None = None
+    sign_size: str = "letter"
+    print_proof: bool = False
+    use_cache: bool = True
+
+
+@dataclass
+class BuildResult:
+    folder: Path | None
+    offering: Any
+    findings: list[Finding]
+    files: dict[str, bytes] = field(default_factory=dict)
+    draft: Draft | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class OfferingInvalid(InvalidOfferingError):
+    """The offering has an error-level finding; `findings` holds every finding, printed as validate prints them."""
+
+
+def _noop(_step: str) -> None:
+    pass
+
+
+# --- 1. validate ------------------------------------------------------------------------------------------------
+
+def load_and_validate(path: Path, display: str | None = None) -> tuple[Any, list[Finding]]:
+    """(offering, findings). Unusable input raises with exit 2; an error-level finding raises OfferingInvalid."""
+    from rulegen.validate import validate_file
+
+    report = validate_file(path, display or str(path))
+    if report.status == ExitCode.UNUSABLE:
+        raise InputError("\n".join(f.format() for f in report.findings) or f"{display or path} cannot be used",
+                         findings=report.findings)
+    if report.status == ExitCode.INVALID:
+        errors = sum(1 for f in report.findings if f.level == "error")
+        raise OfferingInvalid(f"{report.path}: {errors} error{'s' if errors != 1 else ''}; nothing was built",
+                              report.findings)
+    return report.offering, report.findings
+
+
+# --- 2. math ----------------------------------------------------------------------------------------------------
+
+def math_results(offering: Any, jurisdiction: Any, *, use_cache: bool = True,
+                 progress: MathProgress | None = None) -> dict[str, Any]:
+    """The math layer's results for the offering (the spec's `math --json` structure plus par-sheet detail)."""
+    from rulegen.jurisdiction import game_rules_for
+    from rulegen.math.report import math_report
+
+    data = offering.data
+    ante = (data.get("limits") or {}).get("ante") or {}
+    five = data.get("five_card_bonus") or {}
+    counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
+    results: dict[str, Any] = math_report(
+        game_rules_for(data),
+        ante_minimum=Decimal(str(ante["minimum"])),
+        ante_maximum=Decimal(str(ante["maximum"])),
+        five_card_bonus_minimum=Decimal(str(five["minimum"])) if five.get("minimum") is not None else None,
+        payout_limit_counted=frozenset(counted.value) if counted and counted.value else frozenset(),
+        use_cache=use_cache,
+        progress=progress,
+    )
+    return results
+
+
+# --- what the filing layer contributes ----------------------------------------------------------------------------
+
+def changes_from_previous(previous: Path | None, offering: Any) -> dict[str, Any] | None:
+    """The "changes from revision N" section: the filing layer compares the two revisions."""
+    if previous is None:
+        return None
+    from rulegen.filing import changes_section, offering_from_path
+
+    changes: dict[str, Any] = changes_section(offering_from_path(previous), offering)
+    return changes
+
+
+def signer_of(sign: Path | None) -> str | None:
+    if sign is None:
+        return None
+    from rulegen.filing import passphrase_from_env, signer_name
+
+    name: str = signer_name(sign, passphrase_from_env())
+    return name
+
+
+def manifest_options(options: BuildOptions, signer: str | None, changes: dict[str, Any] | None) -> dict[str, Any]:
+    """What the build was asked for, as the manifest records it (names, never machine paths)."""
+    return {
+        "final": bool(options.final),
+        "sign_size": options.sign_size,
+        "print": bool(options.print_proof),
+        "signer": signer,
+        "previous": options.previous.name if options.previous else None,
+        "changes": changes,
+    }
+
+
+# --- the renderings (named here so a test can stand in for one) ----------------------------------------------------
+
+render_rules_html = documents.rules_html
+render_signage_pdf = documents.signage_pdf
+render_appendix_pdf = documents.appendix_pdf
+rules_pdf_from_html = documents.rules_pdf
+
+
+# --- the build --------------------------------------------------------------------------------------------------
+
+def build(path: Path, options: BuildOptions, *, display: str | None = None, progress: Progress = _noop,
+          math_progress: MathProgress | None = None) -> BuildResult:
+    """Build one offering into `options.out_dir/<id>/`; nothing is written unless every file rendered."""
+    from rulegen.filing import build_manifest, manifest_bytes, passphrase_from_env, pdf_attachments, sign_pdf
+    from rulegen.jurisdiction import jurisdiction_for
+
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def step(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        progress(name)
+        timings[name] = now - clock
+        clock = now
+
+    check_sign_size(options.sign_size)  # bad arguments fail before any work
+    if options.sign is not None and not Path(options.sign).is_file():
+        raise InputError(f"the signing identity {options.sign} does not exist")
+    offering, findings = load_and_validate(Path(path), display)
+    draft = draft_status(offering.data, options.final)
+    jurisdiction = jurisdiction_for(offering.data)
+    head = offering.data["offering"]
+    # The cheap checks come before the math and the rendering: an unwritable output folder or a signing
+    # identity that cannot be opened stops the build at once, not after a minute of work.
+    publish.prepare_parent(Path(options.out_dir))
+    signer = signer_of(options.sign)
+    step("validate")
+
+    results = math_results(offering, jurisdiction, use_cache=options.use_cache, progress=math_progress)
+    step("math")
+
+    changes = changes_from_previous(options.previous, offering)
+    fetcher = documents.fetcher_for(offering)
+    html = render_rules_html(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
+    step("rules.html")
+    signage_pdf = render_signage_pdf(offering, jurisdiction, draft=draft, size=options.sign_size,
+                                     print_proof=options.print_proof, fetcher=fetcher)
+    step("signage")
+    appendix_pdf = render_appendix_pdf(offering, jurisdiction, results, draft=draft, fetcher=fetcher)
+    step("appendix")
+
+    outputs = {RULES_HTML: html.encode("utf-8"), SIGNAGE_PDF: signage_pdf, APPENDIX_PDF: appendix_pdf}
+    manifest = build_manifest(offering=offering, jurisdiction_code=jurisdiction.code, outputs=outputs,
+                              options=manifest_options(options, signer, changes), findings=findings,
+                              signoffs=offering.data.get("signoff") or [])
+    manifest_data = manifest_bytes(manifest)
+    step("manifest")
+
+    attachments = pdf_attachments(offering, manifest, manifest_data)
+    rules_pdf = rules_pdf_from_html(offering, html, attachments, fetcher)
+    step("rules.pdf")
+    if options.sign is not None:
+        rules_pdf = sign_pdf(rules_pdf, options.sign, passphrase_from_env())
+        step("sign")
+
+    files = {RULES_PDF: rules_pdf, RULES_HTML: outputs[RULES_HTML], SIGNAGE_PDF: signage_pdf,
+             APPENDIX_PDF: appendix_pdf, MANIFEST_JSON: manifest_data}
+    folder = publish.publish_folder(Path(options.out_dir) / head["id"], files)
+    step("publish")
+    return BuildResult(folder, offering, findings, files, draft, timings)
+
+
+def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False, final: bool = False,
+                  display: str | None = None) -> tuple[bytes, Any, list[Finding]]:
+    """The sign alone, validated (for `rulegen signage`): (pdf bytes, offering, findings)."""
+    from rulegen.jurisdiction import jurisdiction_for
+
+    check_sign_size(size)
+    offering, findings = load_and_validate(Path(path), display)
+    draft = draft_status(offering.data, final)
+    jurisdiction = jurisdiction_for(offering.data)
+    pdf = render_signage_pdf(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof)
+    return pdf, offering, findings
+
+
+# --- verify --rebuild -------------------------------------------------------------------------------------------
+
+def render_rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
+                                manifest: dict[str, Any], signer: str | None) -> bytes:
+    """The unsigned rules.pdf a build with the manifest's options renders today from the attached files.
+
+    This is the renderer `rulegen verify --rebuild` hands the filing layer (`rulegen.filing.rebuild`).
+    The offering and its logo are written to a private folder, loaded and validated there; the math comes
+    from the cache; the manifest given is attached as it is (it is what the signed filing carries).
+    """
+    from rulegen.filing import manifest_bytes, pdf_attachments
+    from rulegen.jurisdiction import jurisdiction_for
+
+    options = manifest.get("options") or {}
+    safe_name = Path(name).name or "offering.yaml"
+    with tempfile.TemporaryDirectory(prefix="rulegen-rebuild-") as folder:
+        root = Path(folder)
+        (root / safe_name).write_bytes(source)
+        if logo is not None:
+            logo_path = (root / logo[0]).resolve()
+            if root.resolve() not in logo_path.parents:
+                raise UsageError(f"the attached logo name {logo[0]!r} leads outside its folder")
+            logo_path.parent.mkdir(parents=True, exist_ok=True)
+            logo_path.write_bytes(logo[1])
+        offering, _findings = load_and_validate(root / safe_name, safe_name)
+        draft = draft_status(offering.data, bool(options.get("final")))
+        jurisdiction = jurisdiction_for(offering.data)
+        results = math_results(offering, jurisdiction)
+        html = render_rules_html(offering, jurisdiction, results, draft=draft,
+                                 signer=options.get("signer", signer), changes=options.get("changes"))
+        data = manifest_bytes(manifest)
+        attachments = pdf_attachments(offering, manifest, data, logo)
+        return rules_pdf_from_html(offering, html, attachments)
+
+
+__all__ = [
+    "BuildOptions", "BuildResult", "OfferingInvalid", "STEPS", "build", "build_signage",
+    "load_and_validate", "math_results", "render_rules_pdf_for_verify",
+]
