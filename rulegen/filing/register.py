@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import and_, func, insert, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from rulegen.errors import ExitCode, InputError
@@ -47,7 +49,7 @@ class Flag:
     kind: str
     message: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "title": FLAG_TITLES.get(self.kind, self.kind), "message": self.message}
 
 
@@ -61,7 +63,7 @@ class AddResult:
     refused: str | None = None
     flags: list[Flag] = field(default_factory=list)
     previous: int | None = None
-    changes: dict | None = None
+    changes: dict[str, Any] | None = None
 
     @property
     def status(self) -> str:
@@ -75,7 +77,7 @@ class AddResult:
             return int(ExitCode.INVALID)
         return int(ExitCode.OK)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "entry": self.entry, "status": self.status, "refused": self.refused,
                 "verdict": self.report.verdict, "offering_id": self.report.offering_id,
                 "revision": self.report.revision, "flags": [f.to_json() for f in self.flags],
@@ -86,7 +88,8 @@ class AddResult:
 
 def register_jurisdiction(engine: Engine) -> str | None:
     with engine.connect() as connection:
-        return connection.execute(select(settings.c.value).where(settings.c.key == "jurisdiction")).scalar()
+        value = connection.execute(select(settings.c.value).where(settings.c.key == "jurisdiction")).scalar()
+    return None if value is None else str(value)
 
 
 def set_jurisdiction(engine: Engine, code: str | None) -> None:
@@ -100,8 +103,9 @@ def set_jurisdiction(engine: Engine, code: str | None) -> None:
 
 # --- adding --------------------------------------------------------------------------------------------------------
 
-def add_filings(engine: Engine, paths, *, trust=None, environ=None, progress=None,
-                clock=None) -> list[AddResult]:
+def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, environ: Any = None,
+                progress: Callable[[AddResult], None] | None = None,
+                clock: Callable[[], _dt.datetime] | None = None) -> list[AddResult]:
     """Verify and record every filing under `paths` (files and folders, as verify takes them)."""
     roots = load_trust_roots(trust_paths(trust, environ))
     results = []
@@ -120,7 +124,7 @@ def add_filings(engine: Engine, paths, *, trust=None, environ=None, progress=Non
     return results
 
 
-def record(engine: Engine, report: VerifyReport, *, clock=None) -> AddResult:
+def record(engine: Engine, report: VerifyReport, *, clock: Callable[[], _dt.datetime] | None = None) -> AddResult:
     """Record one verified filing: flags and the diff to its previous revision are worked out under the
     register's write lock, in the transaction that inserts it."""
     result = AddResult(report.path, report)
@@ -143,7 +147,8 @@ def record(engine: Engine, report: VerifyReport, *, clock=None) -> AddResult:
             if previous is not None:
                 result.previous = previous.id
                 result.changes = _changes(previous, report)
-            entry = connection.execute(insert(filings).values(**_row(report, received, result))).inserted_primary_key[0]
+            key = connection.execute(insert(filings).values(**_row(report, received, result))).inserted_primary_key
+            entry = int(key[0]) if key is not None else 0
             result.entry = entry
             if result.flags:
                 connection.execute(insert(flags), [{"filing_id": entry, "kind": f.kind, "message": f.message}
@@ -160,11 +165,11 @@ def _now() -> _dt.datetime:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
 
 
-def _iso(moment) -> str:
+def _iso(moment: Any) -> str:
     if isinstance(moment, _dt.datetime):
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=_dt.timezone.utc)
-        return moment.astimezone(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        return str(moment.astimezone(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"))
     return str(moment)
 
 
@@ -174,7 +179,7 @@ def _counts(report: VerifyReport) -> dict[str, int]:
     return {"errors": levels.count("error"), "warnings": levels.count("warning"), "notes": levels.count("note")}
 
 
-def _row(report: VerifyReport, received, result: AddResult) -> dict:
+def _row(report: VerifyReport, received: _dt.datetime, result: AddResult) -> dict[str, Any]:
     manifest = report.manifest
     offering = (manifest or {}).get("offering") if isinstance((manifest or {}).get("offering"), dict) else {}
     return {
@@ -206,7 +211,7 @@ def _row(report: VerifyReport, received, result: AddResult) -> dict:
     }
 
 
-def _previous(connection, offering_id: str | None, revision: int | None):
+def _previous(connection: Connection, offering_id: str | None, revision: int | None) -> Row[Any] | None:
     """The highest revision of the offering below this one (the one its changes are measured from)."""
     if offering_id is None or revision is None:
         return None
@@ -215,7 +220,7 @@ def _previous(connection, offering_id: str | None, revision: int | None):
         .order_by(filings.c.revision.desc()).limit(1)).first()
 
 
-def _flags(connection, report: VerifyReport, revision: int | None) -> list[Flag]:
+def _flags(connection: Connection, report: VerifyReport, revision: int | None) -> list[Flag]:
     found: list[Flag] = []
     code = connection.execute(select(settings.c.value).where(settings.c.key == "jurisdiction")).scalar()
     if code and report.jurisdiction and report.jurisdiction.upper() != code.upper():
@@ -269,7 +274,7 @@ def _date(text: str | None) -> _dt.date | None:
         return None
 
 
-def _changes(previous, report: VerifyReport) -> dict | None:
+def _changes(previous: Row[Any], report: VerifyReport) -> dict[str, Any] | None:
     """The diff from the previous revision's offering to this one's, as recorded JSON; None if either is
     missing (a filing whose attached offering did not match its manifest carries none to compare)."""
     if previous.offering_source is None or report.offering_source is None:
@@ -293,18 +298,18 @@ LIST_COLUMNS = ("entry", "received", "offering_id", "revision", "jurisdiction", 
                 "status", "flags", "signer", "first_problem")
 
 
-def entries(engine: Engine) -> list[dict]:
+def entries(engine: Engine) -> list[dict[str, Any]]:
     """Every filing in the register, oldest first, with its flags (the listing's rows)."""
     with engine.connect() as connection:
         rows = connection.execute(select(filings).order_by(filings.c.id)).mappings().all()
         all_flags = connection.execute(select(flags).order_by(flags.c.id)).mappings().all()
-    by_filing: dict[int, list[dict]] = {}
+    by_filing: dict[int, list[dict[str, Any]]] = {}
     for flag in all_flags:
         by_filing.setdefault(flag["filing_id"], []).append(Flag(flag["kind"], flag["message"]).to_json())
     return [_entry(row, by_filing.get(row["id"], [])) for row in rows]
 
 
-def _entry(row, entry_flags: list[dict], *, full: bool = False) -> dict:
+def _entry(row: Any, entry_flags: list[dict[str, Any]], *, full: bool = False) -> dict[str, Any]:
     entry = {
         "entry": row["id"],
         "received": _iso(row["received_at"]),
@@ -334,7 +339,7 @@ def _entry(row, entry_flags: list[dict], *, full: bool = False) -> dict:
     return entry
 
 
-def show(engine: Engine, key: str) -> list[dict]:
+def show(engine: Engine, key: str) -> list[dict[str, Any]]:
     """Entries in full: by register number (`12`), by offering id (every revision), or `offering-id@revision`."""
     with engine.connect() as connection:
         query = select(filings)
@@ -360,7 +365,7 @@ def show(engine: Engine, key: str) -> list[dict]:
 
 # --- the reviewer's page ------------------------------------------------------------------------------------------
 
-def report_rows(engine: Engine) -> dict:
+def report_rows(engine: Engine) -> dict[str, Any]:
     """Everything the reviewer's page shows, as plain data (render/register_page.py lays it out): every entry in
     full, the counts by status, how many are flagged, the register's jurisdiction."""
     rows = []

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+
+from alembic.config import Config
 
 from sqlalchemy import (
     Column,
@@ -126,7 +129,7 @@ def make_engine(location: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 120})
 
         @event.listens_for(engine, "connect")
-        def _connect(dbapi_connection, _record):  # let SQLAlchemy, not the driver, say when a transaction begins
+        def _connect(dbapi_connection: Any, _record: Any) -> None:  # let SQLAlchemy, not the driver, say when a transaction begins
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys = ON")
@@ -134,7 +137,7 @@ def make_engine(location: str) -> Engine:
             cursor.close()
 
         @event.listens_for(engine, "begin")
-        def _begin(connection):  # the write lock first: no read-then-write race between two processes
+        def _begin(connection: Connection) -> None:  # the write lock first: no read-then-write race between two processes
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
@@ -148,9 +151,7 @@ def write_lock(connection: Connection) -> None:
     # SQLite: every transaction began with BEGIN IMMEDIATE, which is the write lock.
 
 
-def alembic_config(connection: Connection):
-    from alembic.config import Config
-
+def alembic_config(connection: Connection) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection

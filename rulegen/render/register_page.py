@@ -3,11 +3,13 @@ by templates/register-report.html. Jinja2 autoescapes everything, so an operator
 
 from __future__ import annotations
 
+from typing import Any
+
 STATUS_WORDS = {"verified": "verified", "untrusted": "intact, signer not trusted", "failed": "failed",
                 "unsigned": "unsigned draft", "unusable": "unusable"}
 
 
-def register_page(data: dict, *, title: str = "Register of received filings") -> str:
+def register_page(data: dict[str, Any], *, title: str = "Register of received filings") -> str:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
     from rulegen.resources import templates_dir
