@@ -9,7 +9,8 @@ the hole, in increasing order), so a set of them is a 50-bit mask and a pair of 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from rulegen.math.fasteval import popcount
 
@@ -164,55 +165,111 @@ def _global_pair(x, y):
     return x * 51 - (x * (x - 1)) // 2 + y - x - 1
 
 
+def _level(step, reached, row):
+    """step * popcount(reached & row): one level's share of the Middle sum; nothing when `reached` is None
+    (the across pair reaches no middle card at that level), decided when the loop is compiled."""
+
+
+@overload(_level, inline="always")
+def _level_impl(step, reached, row):
+    if isinstance(reached, types.NoneType):
+        return lambda step, reached, row: 0
+    return lambda step, reached, row: step * popcount(reached & row)
+
+
 @njit(cache=True)
-def _down_sums(a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, deltas, c46, b1s, b2s, folds, acc):
-    """Pass 1 for across pair a: for each (b1, b2) in b1s x b2s, the sum over the down pairs of the best
-    Middle decision's value (each summed over the 46 middle cards). One straight, branch-free loop over all
-    1,225 pairs (those meeting a count 0), written for the vectoriser."""
-    ai = pi[a]
-    aj = pj[a]
-    amask = pmask[a]
-    tcc_a = total_cc[a]
-    tan_a = total_ante[a]
-    cc_a = cc_t[:, a].copy()
-    an_a = ante_t[:, a].copy()
-    m1 = at_least[0, a]
-    m2 = at_least[1, a]
-    m3 = at_least[2, a]
-    m4 = at_least[3, a]
-    m5 = at_least[4, a]
-    m6 = at_least[5, a]
-    m7 = at_least[6, a]
-    m8 = at_least[7, a]
-    m9 = at_least[8, a]
-    m10 = at_least[9, a]
-    d1, d2, d3, d4, d5 = deltas[0], deltas[1], deltas[2], deltas[3], deltas[4]
-    d6, d7, d8, d9, d10 = deltas[5], deltas[6], deltas[7], deltas[8], deltas[9]
-    b1a, b1b = b1s[0], b1s[1]
-    b2a, b2b = b2s[0], b2s[1]
-    f0, f1, f2, f3 = folds[0], folds[1], folds[2], folds[3]
+def _deal_sums(p, ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
+               at_least, c46, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10):
+    """For across pair a and down pair p: (valid, Across payouts, Down payouts, antes, Middle payouts), each
+    summed over the 46 middle cards. Called with literal zero masks for the levels the across pair cannot
+    reach, so the compiler drops those terms."""
+    valid = np.int64((pmask[p] & amask) == 0)
+    i = pi[p]
+    j = pj[p]
+    sx = tcc_a - cc_a[i] - cc_a[j]
+    sd = total_cc[p] - cc_t[ai, p] - cc_t[aj, p]
+    sa = tan_a - an_a[i] - an_a[j] + total_ante[p] - ante_t[ai, p] - ante_t[aj, p]
+    both = (_level(d1, m1, at_least[0, p]) + _level(d2, m2, at_least[1, p]) + _level(d3, m3, at_least[2, p])
+            + _level(d4, m4, at_least[3, p]) + _level(d5, m5, at_least[4, p]) + _level(d6, m6, at_least[5, p])
+            + _level(d7, m7, at_least[6, p]) + _level(d8, m8, at_least[7, p]) + _level(d9, m9, at_least[8, p])
+            + _level(d10, m10, at_least[9, p]))
+    return valid, sx, sd, sa, sx + sd - c46 - both
+
+
+@njit(cache=True)
+def _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
+               at_least, c46, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10,
+               b1a, b1b, b2a, b2b, f0, f1, f2, f3, acc, bits):
+    """The loop over the down pairs for one across pair, in blocks of 64: acc[q] the sum of the best Middle
+    decision's value for (b1, b2) number q, bits[q] the down pairs whose Middle decision is 1x, 3x, and
+    those where it met an exact tie, one bit each."""
     s0 = np.int64(0)
     s1 = np.int64(0)
     s2 = np.int64(0)
     s3 = np.int64(0)
-    for p in range(N_PADDED):
-        valid = np.int64((pmask[p] & amask) == 0)
-        i = pi[p]
-        j = pj[p]
-        sx = tcc_a - cc_a[i] - cc_a[j]
-        sd = total_cc[p] - cc_t[ai, p] - cc_t[aj, p]
-        sa = tan_a - an_a[i] - an_a[j] + total_ante[p] - ante_t[ai, p] - ante_t[aj, p]
-        both = (d1 * popcount(m1 & at_least[0, p]) + d2 * popcount(m2 & at_least[1, p])
-                + d3 * popcount(m3 & at_least[2, p]) + d4 * popcount(m4 & at_least[3, p])
-                + d5 * popcount(m5 & at_least[4, p]) + d6 * popcount(m6 & at_least[5, p])
-                + d7 * popcount(m7 & at_least[6, p]) + d8 * popcount(m8 & at_least[7, p])
-                + d9 * popcount(m9 & at_least[8, p]) + d10 * popcount(m10 & at_least[9, p]))
-        middle = sx + sd - c46 - both
-        up = middle + 2 * max(middle, 0)
-        s0 += valid * max(f0, sa + b1a * sx + b2a * sd + up)
-        s1 += valid * max(f1, sa + b1a * sx + b2b * sd + up)
-        s2 += valid * max(f2, sa + b1b * sx + b2a * sd + up)
-        s3 += valid * max(f3, sa + b1b * sx + b2b * sd + up)
+    for block in range(N_BLOCKS):
+        one0 = np.int64(0)
+        one1 = np.int64(0)
+        one2 = np.int64(0)
+        one3 = np.int64(0)
+        three0 = np.int64(0)
+        three1 = np.int64(0)
+        three2 = np.int64(0)
+        three3 = np.int64(0)
+        tie0 = np.int64(0)
+        tie1 = np.int64(0)
+        tie2 = np.int64(0)
+        tie3 = np.int64(0)
+        for q in range(64):
+            valid, sx, sd, sa, middle = _deal_sums(block * 64 + q, ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi,
+                                                   pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, c46,
+                                                   m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, d1, d2, d3, d4, d5,
+                                                   d6, d7, d8, d9, d10)
+            positive = np.int64(middle > 0)
+            up = 2 * positive * middle
+            zero = np.int64(middle == 0)
+            # For each (b1, b2): 3x when the Middle bet gains (then 3x beats 1x) and beats folding; 1x when it
+            # does not gain but betting beats folding; fold otherwise (each tie to the smaller wager).
+            one = sa + b1a * sx + b2a * sd + middle
+            s0 += valid * max(f0, one + up)
+            is3 = valid * positive * np.int64(one + 2 * middle > f0)
+            is1 = valid * (1 - positive) * np.int64(one > f0)
+            three0 |= is3 << q
+            one0 |= is1 << q
+            tie0 |= ((valid - is3 - is1) * np.int64((one == f0) | (one + 2 * middle == f0)) + is1 * zero) << q
+            one = sa + b1a * sx + b2b * sd + middle
+            s1 += valid * max(f1, one + up)
+            is3 = valid * positive * np.int64(one + 2 * middle > f1)
+            is1 = valid * (1 - positive) * np.int64(one > f1)
+            three1 |= is3 << q
+            one1 |= is1 << q
+            tie1 |= ((valid - is3 - is1) * np.int64((one == f1) | (one + 2 * middle == f1)) + is1 * zero) << q
+            one = sa + b1b * sx + b2a * sd + middle
+            s2 += valid * max(f2, one + up)
+            is3 = valid * positive * np.int64(one + 2 * middle > f2)
+            is1 = valid * (1 - positive) * np.int64(one > f2)
+            three2 |= is3 << q
+            one2 |= is1 << q
+            tie2 |= ((valid - is3 - is1) * np.int64((one == f2) | (one + 2 * middle == f2)) + is1 * zero) << q
+            one = sa + b1b * sx + b2b * sd + middle
+            s3 += valid * max(f3, one + up)
+            is3 = valid * positive * np.int64(one + 2 * middle > f3)
+            is1 = valid * (1 - positive) * np.int64(one > f3)
+            three3 |= is3 << q
+            one3 |= is1 << q
+            tie3 |= ((valid - is3 - is1) * np.int64((one == f3) | (one + 2 * middle == f3)) + is1 * zero) << q
+        bits[0, 0, block] = one0
+        bits[0, 1, block] = three0
+        bits[0, 2, block] = tie0
+        bits[1, 0, block] = one1
+        bits[1, 1, block] = three1
+        bits[1, 2, block] = tie1
+        bits[2, 0, block] = one2
+        bits[2, 1, block] = three2
+        bits[2, 2, block] = tie2
+        bits[3, 0, block] = one3
+        bits[3, 1, block] = three3
+        bits[3, 2, block] = tie3
     acc[0] = s0
     acc[1] = s1
     acc[2] = s2
@@ -220,13 +277,19 @@ def _down_sums(a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, d
 
 
 @njit(cache=True)
-def _middle_path(a, b1, b2, fold, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, exactly, deltas,
-                 c46, present, rare_pair, rare_class, rare_mask, sel1, sel3, counts, joint1, joint3, weight):
-    """Pass 2 for across pair a on the chosen path (b1, b2): the Middle decision for each down pair, its
-    counts (fold, 1x, 3x, ties) and the joint pay classes (Across hand, Down hand) over the middle cards of
-    the deals bet 1x and 3x, added times `weight` to joint1 / joint3. The decisions are kept as bits, one
-    64-bit word per block of 64 down pairs (sel1 / sel3), so the decision loop stores nothing per pair and
-    is vectorised like pass 1."""
+def _reach(at_least, a):
+    """How many of the ten "at least" levels across pair a reaches with some middle card (they are nested)."""
+    levels = 0
+    while levels < 10 and at_least[levels, a] != 0:
+        levels += 1
+    return levels
+
+
+@njit(cache=True)
+def _down_pairs(a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, deltas, c46, b1s, b2s, folds, acc,
+                bits):
+    """Pass 1 for across pair a (see _down_loop), in three versions by how many levels the across pair
+    reaches (most reach no straight or better): the levels it cannot reach cost nothing."""
     ai = pi[a]
     aj = pj[a]
     amask = pmask[a]
@@ -234,63 +297,34 @@ def _middle_path(a, b1, b2, fold, pi, pj, pmask, cc_t, ante_t, total_cc, total_a
     tan_a = total_ante[a]
     cc_a = cc_t[:, a].copy()
     an_a = ante_t[:, a].copy()
-    m1 = at_least[0, a]
-    m2 = at_least[1, a]
-    m3 = at_least[2, a]
-    m4 = at_least[3, a]
-    m5 = at_least[4, a]
-    m6 = at_least[5, a]
-    m7 = at_least[6, a]
-    m8 = at_least[7, a]
-    m9 = at_least[8, a]
-    m10 = at_least[9, a]
+    m1, m2, m3, m4, m5 = at_least[0, a], at_least[1, a], at_least[2, a], at_least[3, a], at_least[4, a]
+    m6, m7, m8, m9, m10 = at_least[5, a], at_least[6, a], at_least[7, a], at_least[8, a], at_least[9, a]
     d1, d2, d3, d4, d5 = deltas[0], deltas[1], deltas[2], deltas[3], deltas[4]
     d6, d7, d8, d9, d10 = deltas[5], deltas[6], deltas[7], deltas[8], deltas[9]
-    n0 = np.int64(0)
-    n1 = np.int64(0)
-    n3 = np.int64(0)
-    nt = np.int64(0)
-    for block in range(N_BLOCKS):
-        bits1 = np.int64(0)
-        bits3 = np.int64(0)
-        for q in range(64):
-            p = block * 64 + q
-            valid = np.int64((pmask[p] & amask) == 0)
-            i = pi[p]
-            j = pj[p]
-            sx = tcc_a - cc_a[i] - cc_a[j]
-            sd = total_cc[p] - cc_t[ai, p] - cc_t[aj, p]
-            sa = tan_a - an_a[i] - an_a[j] + total_ante[p] - ante_t[ai, p] - ante_t[aj, p]
-            both = (d1 * popcount(m1 & at_least[0, p]) + d2 * popcount(m2 & at_least[1, p])
-                    + d3 * popcount(m3 & at_least[2, p]) + d4 * popcount(m4 & at_least[3, p])
-                    + d5 * popcount(m5 & at_least[4, p]) + d6 * popcount(m6 & at_least[5, p])
-                    + d7 * popcount(m7 & at_least[6, p]) + d8 * popcount(m8 & at_least[7, p])
-                    + d9 * popcount(m9 & at_least[8, p]) + d10 * popcount(m10 & at_least[9, p]))
-            middle = sx + sd - c46 - both
-            one = sa + b1 * sx + b2 * sd + middle
-            three = one + 2 * middle
-            # 3x when the Middle bet gains (then 3 x beats 1 x) and beats folding; 1x when it does not gain
-            # but betting beats folding; fold otherwise (ties to the smaller wager).
-            positive = np.int64(middle > 0)
-            is3 = valid * positive * np.int64(three > fold)
-            is1 = valid * (1 - positive) * np.int64(one > fold)
-            is0 = valid - is3 - is1
-            nt += is0 * np.int64((one == fold) | (three == fold)) + is1 * np.int64(middle == 0)
-            n0 += is0
-            n1 += is1
-            n3 += is3
-            bits1 |= is1 << q
-            bits3 |= is3 << q
-        sel1[block] = bits1
-        sel3[block] = bits3
-    counts[0] += weight * n0
-    counts[1] += weight * n1
-    counts[2] += weight * n3
-    counts[3] += weight * nt
-    if n1 + n3 == 0:
-        return
-    # The joint pay classes, Down hand common (no pair .. three of a kind): one straight pass over the down
-    # pairs per (Across class, Down class) the hands can make.
+    b1a, b1b = b1s[0], b1s[1]
+    b2a, b2b = b2s[0], b2s[1]
+    f0, f1, f2, f3 = folds[0], folds[1], folds[2], folds[3]
+    levels = _reach(at_least, a)
+    if levels <= 3:
+        _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
+                   at_least, c46, m1, m2, m3, None, None, None, None, None, None, None, d1, d2, d3, 0, 0, 0, 0, 0,
+                   0, 0, b1a, b1b, b2a, b2b, f0, f1, f2, f3, acc, bits)
+    elif levels == 4:
+        _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
+                   at_least, c46, m1, m2, m3, m4, None, None, None, None, None, None, d1, d2, d3, d4, 0, 0, 0, 0,
+                   0, 0, b1a, b1b, b2a, b2b, f0, f1, f2, f3, acc, bits)
+    else:
+        _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
+                   at_least, c46, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, d1, d2, d3, d4, d5, d6, d7, d8, d9,
+                   d10, b1a, b1b, b2a, b2b, f0, f1, f2, f3, acc, bits)
+
+
+@njit(cache=True)
+def _joint(a, exactly, present, rare_pair, rare_class, rare_mask, sel1, sel3, joint1, joint3, weight):
+    """Pass 2 for across pair a on the chosen path: the joint pay classes (Across hand, Down hand) over the
+    middle cards of the deals whose Middle decision is 1x (bits sel1) and 3x (sel3), added times `weight`
+    to joint1 / joint3."""
+    # Down hand below a straight: one straight pass over the down pairs per (Across class, Down class).
     for ka in range(N_CLASSES):
         ea = exactly[ka, a]
         if ea == 0:
@@ -309,7 +343,7 @@ def _middle_path(a, b1, b2, fold, pi, pj, pmask, cc_t, ante_t, total_cc, total_a
                     t3 += v & -((w3 >> q) & 1)
             joint1[ka, kd] += weight * t1
             joint3[ka, kd] += weight * t3
-    # Down hand rare (a straight or better): few down pairs can make one; they are listed once per hand.
+    # Down hand a straight or better: few down pairs can make one; they are listed once per hand.
     for e in range(rare_pair.shape[0]):
         p = rare_pair[e]
         s1 = (sel1[p >> 6] >> (p & 63)) & 1
@@ -323,6 +357,20 @@ def _middle_path(a, b1, b2, fold, pi, pj, pmask, cc_t, ante_t, total_cc, total_a
             if v:
                 joint1[ka, kd] += weight * v * s1
                 joint3[ka, kd] += weight * v * s3
+
+
+@njit(cache=True)
+def _choose(fold, one, three):
+    """(choice, value): the best of fold / 1x / 3x, the smaller wager on a tie."""
+    choice = 0
+    best = fold
+    if one > best:
+        choice = 1
+        best = one
+    if three > best:
+        choice = 3
+        best = three
+    return choice, best
 
 
 @njit(cache=True)
@@ -344,36 +392,17 @@ def _analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, cho
     for q in range(4):
         folds[q] = -(2 + b1s[q >> 1] + b2s[q & 1]) * MIDDLE_CARDS * scale
     acc = np.zeros((reps.shape[0], 4), dtype=np.int64)
-    row = np.zeros(4, dtype=np.int64)
+    bits = np.zeros((reps.shape[0], 4, 3, N_BLOCKS), dtype=np.int64)
     # --- pass 1: the Middle decision for every (b1, b2) and deal of four outside cards, summed per across pair
     for r in range(reps.shape[0]):
-        _down_sums(reps[r], pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, deltas, c46, b1s, b2s,
-                   folds, row)
-        acc[r] = row
+        _down_pairs(reps[r], pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, deltas, c46, b1s, b2s,
+                    folds, acc[r], bits[r])
         for j in range(2):
-            b1 = b1s[j]
-            fold = -(2 + b1) * down_leaves * scale
-            one = acc[r, 2 * j]
-            three = acc[r, 2 * j + 1]
-            ch = 0
-            best = fold
-            if one > best:
-                ch = 1
-                best = one
-            if three > best:
-                ch = 3
-                best = three
+            ch, best = _choose(-(2 + b1s[j]) * down_leaves * scale, acc[r, 2 * j], acc[r, 2 * j + 1])
             choice2[j, _global_pair(cards[pi[reps[r]]], cards[pj[reps[r]]])] = ch
             ev1[1 + j] += weights[reps[r]] * best
     ev1[0] = -2 * all_leaves * scale
-    ch1 = 0
-    best = ev1[0]
-    if ev1[1] > best:
-        ch1 = 1
-        best = ev1[1]
-    if ev1[2] > best:
-        ch1 = 3
-        best = ev1[2]
+    ch1, best = _choose(ev1[0], ev1[1], ev1[2])
     if (ch1 == 0 and (ev1[1] == best or ev1[2] == best)) or (ch1 == 1 and ev1[2] == best):
         ties[0] += 1
     # --- pass 2: the distribution of the result along the chosen path
@@ -400,17 +429,15 @@ def _analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, cho
                 rare_class[e] = k
                 rare_mask[e] = exactly[k, p]
                 e += 1
-    sel1 = np.empty(N_BLOCKS, dtype=np.int64)
-    sel3 = np.empty(N_BLOCKS, dtype=np.int64)
     joint = np.zeros((2, 2, N_CLASSES, N_CLASSES), dtype=np.int64)  # [b2 1x/3x, b3 1x/3x, Across, Down]
     counts = np.zeros((2, 4), dtype=np.int64)  # [b2 1x/3x, (fold, 1x, 3x, ties) at the Middle decision]
+    fold = -(2 + b1) * down_leaves * scale
     for r in range(reps.shape[0]):
         a = reps[r]
         weight = weights[a]
-        b2 = np.int64(choice2[j, _global_pair(cards[pi[a]], cards[pj[a]])])
         one = acc[r, 2 * j]
         three = acc[r, 2 * j + 1]
-        fold = -(2 + b1) * down_leaves * scale
+        b2 = np.int64(choice2[j, _global_pair(cards[pi[a]], cards[pj[a]])])
         if (b2 == 0 and (one == fold or three == fold)) or (b2 == 1 and three == one):
             ties[1] += weight
         if b2 == 0:
@@ -420,9 +447,21 @@ def _analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, cho
             continue
         g = 0 if b2 == 1 else 1
         down_counts[1 + g] += weight
-        _middle_path(a, b1, b2, -(2 + b1 + b2) * MIDDLE_CARDS * scale, pi, pj, pmask, cc_t, ante_t, total_cc,
-                     total_ante, at_least, exactly, deltas, c46, present, rare_pair, rare_class, rare_mask, sel1, sel3,
-                     counts[g], joint[g, 0], joint[g, 1], weight)
+        decided = bits[r, 2 * j + g]
+        n1 = np.int64(0)
+        n3 = np.int64(0)
+        nt = np.int64(0)
+        for block in range(N_BLOCKS):
+            n1 += popcount(decided[0, block])
+            n3 += popcount(decided[1, block])
+            nt += popcount(decided[2, block])
+        counts[g, 0] += weight * (DOWN_PAIRS - n1 - n3)
+        counts[g, 1] += weight * n1
+        counts[g, 2] += weight * n3
+        counts[g, 3] += weight * nt
+        if n1 + n3:
+            _joint(a, exactly, present, rare_pair, rare_class, rare_mask, decided[0], decided[1], joint[g, 0],
+                   joint[g, 1], weight)
     for g in range(2):
         b2 = 1 + 2 * g
         middle_counts[0] += counts[g, 0]
