@@ -28,9 +28,17 @@ def effective_date(offering: Any) -> str | None:
 
 def signage_pdf(offering: Any, jurisdiction: Any, *, draft: Draft, size: str = "letter",
                 print_proof: bool = False, fetcher: SafeFetcher | None = None) -> bytes:
-    html = signage.render_signage_html(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof)
-    return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
-                      identifier_seed=offering.source + b"signage", variant=None)
+    return signage_rendering(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof,
+                             fetcher=fetcher).pdf
+
+
+def signage_rendering(offering: Any, jurisdiction: Any, *, draft: Draft, size: str = "letter",
+                      print_proof: bool = False, fetcher: SafeFetcher | None = None) -> signage.SignRendering:
+    """The sign fitted to its sheet: the PDF, the scale chosen, the layout measured, the logo's findings
+    (a raster logo under 300 ppi is a warning; on a final printer's file it raises InvalidOfferingError)."""
+    return signage.render_signage_pdf(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof,
+                                      fetcher=fetcher or fetcher_for(offering),
+                                      effective_date=effective_date(offering))
 
 
 def appendix_pdf(offering: Any, jurisdiction: Any, results: dict[str, Any], *, draft: Draft,

@@ -2,8 +2,8 @@
 
 What would otherwise vary: the document's dates (taken from the offering's effective date, given to
 WeasyPrint as dcterms.created/modified in the HTML head), the file identifier (derived from the HTML
-and the attachments' bytes), attachment dates (set by the caller). We never ask for PDF/X-4, which
-writes a random DocumentID. The same fetcher reads the HTML's resources and every stylesheet.
+and the attachments' bytes), attachment dates (set by the caller). PDF/X-4 (the printer's sign) writes a
+random DocumentID: rulegen.render.prepress replaces it with one derived from the input. The same fetcher reads the HTML's resources and every stylesheet.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import datetime as _dt
 import hashlib
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -63,8 +63,13 @@ class _WarningsToErrors(logging.Handler):
 
 
 def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, identifier_seed: bytes = b"",
-               attachments: list[Any] | None = None, variant: str | None = ARCHIVAL_VARIANT) -> bytes:
-    """The PDF of `html`. Raises RenderError naming the resource when the fetcher refuses one."""
+               attachments: list[Any] | None = None, variant: str | None = ARCHIVAL_VARIANT,
+               check: Callable[[Any], None] | None = None) -> bytes:
+    """The PDF of `html`. Raises RenderError naming the resource when the fetcher refuses one.
+
+    `check`, when given, is called with WeasyPrint's laid-out Document before the PDF is written (the sign
+    measures its layout there and raises to be laid out again at another size).
+    """
     from weasyprint import HTML
     from weasyprint.urls import FatalURLFetchingError
 
@@ -77,9 +82,12 @@ def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, i
     logger.addHandler(handler)
     try:
         with source_date_epoch(epoch_of(effective_date)):
-            document = HTML(string=html, base_url=f"{ASSET_SCHEME}:", url_fetcher=fetcher)
-            pdf: bytes = document.write_pdf(attachments=attachments or None, pdf_identifier=identifier,
-                                     pdf_variant=variant, uncompressed_pdf=False, optimize_images=False)
+            options: dict[str, Any] = {"attachments": attachments or None, "pdf_identifier": identifier,
+                                       "pdf_variant": variant, "uncompressed_pdf": False, "optimize_images": False}
+            document = HTML(string=html, base_url=f"{ASSET_SCHEME}:", url_fetcher=fetcher).render(**options)
+            if check is not None:
+                check(document)
+            pdf: bytes = document.write_pdf(**options)
     except RefusedResource as exc:
         raise RenderError(str(exc)) from None
     except FatalURLFetchingError as exc:
