@@ -20,7 +20,8 @@ from pypdf import PdfReader
 pytest.importorskip("rulegen.game", reason="the game layer has not landed")
 
 from rulegen.jurisdiction import jurisdiction_for  # noqa: E402
-from rulegen.render import pipeline, prepress, signage  # noqa: E402
+from rulegen.offering import load_offering  # noqa: E402
+from rulegen.render import documents, prepress, signage  # noqa: E402
 from rulegen.render.context import draft_status  # noqa: E402
 from rulegen.resources import samples_dir  # noqa: E402
 
@@ -228,9 +229,9 @@ _CACHE: dict = {}
 def rendering(sample, size, *, print_proof=True, final=False):
     key = (sample, size, print_proof, final)
     if key not in _CACHE:
-        offering, _ = pipeline.load_and_validate(sample)
+        offering = load_offering(sample)
         jurisdiction = jurisdiction_for(offering.data)
-        _CACHE[key] = (offering, pipeline.signage_rendering(offering, jurisdiction,
+        _CACHE[key] = (offering, documents.signage_rendering(offering, jurisdiction,
                                                             draft=draft_status(offering.data, final),
                                                             size=size, print_proof=print_proof))
     return _CACHE[key]
@@ -275,7 +276,7 @@ def test_type_scales_with_the_sheet():
 def test_the_printer_file_is_reproducible_and_its_document_id_is_not_random():
     offering, first = rendering(SAMPLES[-1], "tabloid")
     jurisdiction = jurisdiction_for(offering.data)
-    again = pipeline.signage_rendering(offering, jurisdiction, draft=draft_status(offering.data, False),
+    again = documents.signage_rendering(offering, jurisdiction, draft=draft_status(offering.data, False),
                                        size="tabloid", print_proof=True)
     assert again.pdf == first.pdf
     with pikepdf.open(io.BytesIO(first.pdf)) as pdf:
