@@ -227,8 +227,8 @@ def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False
     offering, findings = load_and_validate(Path(path), display)
     draft = draft_status(offering.data, final)
     jurisdiction = jurisdiction_for(offering.data)
-    pdf = render_signage_pdf(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof)
-    return pdf, offering, findings
+    rendering = documents.signage_rendering(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof)
+    return rendering.pdf, offering, findings + rendering.findings  # the logo's resolution, measured as laid out
 
 
 # --- verify --rebuild -------------------------------------------------------------------------------------------

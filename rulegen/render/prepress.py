@@ -26,6 +26,7 @@ import uuid
 import zlib
 from decimal import Decimal
 from functools import cache
+from typing import Any
 
 from rulegen.resources import assets_dir
 
@@ -41,7 +42,7 @@ def document_id(seed: bytes) -> bytes:
 
 
 @cache
-def _transform():
+def _transform() -> Any:
     from PIL import ImageCms
 
     srgb = ImageCms.createProfile("sRGB")
@@ -55,12 +56,17 @@ def rgb_to_cmyk(red: float, green: float, blue: float) -> tuple[float, float, fl
         return (0.0, 0.0, 0.0, round(1.0 - red, 4))
     from PIL import Image, ImageCms
 
-    pixel = Image.new("RGB", (1, 1), tuple(max(0, min(255, round(v * 255))) for v in (red, green, blue)))
-    c, m, y, k = ImageCms.applyTransform(pixel, _transform()).getpixel((0, 0))
-    return tuple(round(v / 255, 4) for v in (c, m, y, k))  # type: ignore[return-value]
+    pixel = Image.new("RGB", (1, 1), (_byte(red), _byte(green), _byte(blue)))
+    converted: Any = ImageCms.applyTransform(pixel, _transform())
+    c, m, y, k = converted.getpixel((0, 0))
+    return (round(c / 255, 4), round(m / 255, 4), round(y / 255, 4), round(k / 255, 4))
 
 
-def _convert_image(pdf, image) -> bool:
+def _byte(value: float) -> int:
+    return max(0, min(255, round(value * 255)))
+
+
+def _convert_image(pdf: Any, image: Any) -> bool:
     """An RGB image XObject → CMYK through the profile (its soft mask, if any, is kept). True if converted."""
     import pikepdf
     from PIL import ImageCms
@@ -69,7 +75,7 @@ def _convert_image(pdf, image) -> bool:
     if image.get("/ColorSpace") != pikepdf.Name.DeviceRGB:
         return False
     pil = PdfImage(image).as_pil_image().convert("RGB")
-    cmyk = ImageCms.applyTransform(pil, _transform())
+    cmyk: Any = ImageCms.applyTransform(pil, _transform())
     image.write(zlib.compress(cmyk.tobytes(), 9), filter=pikepdf.Name.FlateDecode)
     image.ColorSpace = pikepdf.Name.DeviceCMYK
     image.BitsPerComponent = 8
@@ -79,14 +85,14 @@ def _convert_image(pdf, image) -> bool:
     return True
 
 
-def _convert_operators(pdf, owner) -> None:
+def _convert_operators(pdf: Any, owner: Any) -> None:
     """rg/RG (and sc/scn after a /DeviceRGB cs/CS) in a content stream → k/K."""
     import pikepdf
 
-    instructions = pikepdf.parse_content_stream(owner)
+    instructions: list[Any] = list(pikepdf.parse_content_stream(owner))
     changed = False
     rgb_space = {"fill": False, "stroke": False}
-    out = []
+    out: list[Any] = []
     for operands, operator in instructions:
         name = str(operator)
         if name in ("cs", "CS"):
@@ -112,7 +118,7 @@ def _convert_operators(pdf, owner) -> None:
             owner.write(data)
 
 
-def _walk_resources(pdf, resources, seen: set) -> None:
+def _walk_resources(pdf: Any, resources: Any, seen: set[Any]) -> None:
     import pikepdf
 
     if resources is None:
@@ -141,11 +147,11 @@ def _profile() -> tuple[bytes, str]:
     from PIL import ImageCms
 
     raw = (assets_dir() / PROFILE).read_bytes()
-    description = ImageCms.getOpenProfile(io.BytesIO(raw)).profile.profile_description
+    description = ImageCms.getOpenProfile(io.BytesIO(raw)).profile.profile_description or PROFILE
     return zlib.compress(raw, 6), description
 
 
-def add_output_intent(pdf) -> None:
+def add_output_intent(pdf: Any) -> None:
     """The PDF/X output intent: the shipped CMYK profile, embedded, naming its printing condition."""
     import pikepdf
 
@@ -167,7 +173,7 @@ def finish_for_press(data: bytes, *, bleed_in: Decimal, seed: bytes) -> bytes:
     bleed = float(bleed_in * POINTS_PER_INCH)
     with pikepdf.open(io.BytesIO(data)) as pdf:
         add_output_intent(pdf)
-        seen: set = set()
+        seen: set[Any] = set()
         for page in pdf.pages:
             left, bottom, right, top = (float(v) for v in page.obj.TrimBox)
             page.obj.BleedBox = pikepdf.Array([left - bleed, bottom - bleed, right + bleed, top + bleed])
