@@ -93,18 +93,24 @@ class Inventory:
     citation_prefix: str
     clauses: tuple[Clause, ...]
     by_id: Mapping[str, Clause] = field(init=False, repr=False, compare=False)
+    _children: Mapping[str, tuple[Clause, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index = {c.id: c for c in self.clauses}
         if len(index) != len(self.clauses):
             raise InventoryError(f"{self.code}: a clause id appears twice in the inventory")
+        children: dict[str, list[Clause]] = {}
+        for clause in self.clauses:
+            if clause.parent is not None:
+                children.setdefault(clause.parent, []).append(clause)
         object.__setattr__(self, "by_id", index)
+        object.__setattr__(self, "_children", {key: tuple(value) for key, value in children.items()})
 
-    def children(self, clause_id: str) -> list[Clause]:
-        return [c for c in self.clauses if c.parent == clause_id]
+    def children(self, clause_id: str) -> tuple[Clause, ...]:
+        return self._children.get(clause_id, ())
 
     def descendants(self, clause_id: str) -> list[Clause]:
-        found = []
+        found: list[Clause] = []
         for child in self.children(clause_id):
             found.append(child)
             found.extend(self.descendants(child.id))
@@ -231,9 +237,10 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
             return (f"governs a ${' or $'.join(str(a) for a in allowed)} Bonus Spin wager; this table's wager is "
                     f"${config.bonus_spin_wager}")
     elif key == "community_pay":
+        if config.community_pay is None:
+            return "applies only where a community-pay table is designated; this submission designates none"
         if config.community_pay not in allowed:
-            chosen = config.community_pay or "none"
-            return f"governs community-pay table {' or '.join(allowed)}; this table designates {chosen}"
+            return f"governs community-pay table {' or '.join(allowed)}; this table designates {config.community_pay}"
     elif key == "top_prize":
         if config.top_prize not in allowed:
             return (f"applies where the top prize is {' or '.join(TOP_PRIZE_WORDS[a] for a in allowed)}; this "

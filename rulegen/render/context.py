@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulegen import __version__
+from rulegen import __version__, vocabulary
 from rulegen.errors import InvalidOfferingError
 from rulegen.render.fetcher import offering_url
 from rulegen.render.pdf import w3c_datetime
 
-SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
-ROLE_TITLES = {"prepared": "Prepared by", "reviewed": "Reviewed by", "approved": "Approved by"}
+SIGNOFF_ROLES = vocabulary.ROLES
+ROLE_TITLES = vocabulary.ROLE_TITLES
 
 
 @dataclass(frozen=True)

@@ -11,42 +11,11 @@ from decimal import ROUND_HALF_EVEN, Decimal
 
 from rulegen.money import dollars, signed_dollars, to_decimal
 
-HAND_NAMES = {
-    "royal_flush": "Royal flush",
-    "straight_flush": "Straight flush",
-    "four_of_a_kind": "Four of a kind",
-    "full_house": "Full house",
-    "flush": "Flush",
-    "straight": "Straight",
-    "three_of_a_kind": "Three of a kind",
-    "two_pair": "Two pair",
-    "pair_jacks_or_better": "Pair of jacks or better",
-    "pair_sixes_through_tens": "Pair of 6s through 10s",
-    "pair_sixes_or_better": "Pair of 6s or better",
-    "pair": "Pair",
-    "pair_below_sixes": "Pair of 2s through 5s",
-    "high_card": "High card",
-    "nothing": "Less than a pair of 6s",
-}
+from rulegen import vocabulary
 
-WAGER_NAMES = {
-    "ante_across": "Ante Across",
-    "ante_down": "Ante Down",
-    "across": "Across bet",
-    "down": "Down bet",
-    "middle": "Middle bet",
-    "five_card_bonus": "Five Card Bonus",
-    "six_card_bonus": "Six Card Bonus",
-    "bonus_spin": "Bonus Spin",
-    "bonus_spin_community": "Bonus Spin community pay",
-    "payout_limit": "Payout limit",
-}
-
-TRIGGER_WORDS = {
-    "pair_in_hole_cards": "a pair in the player's two cards",
-    "suited_hole_cards": "the player's two cards being of one suit",
-    "pair_or_suited_hole_cards": "a pair in the player's two cards, or the two being of one suit",
-}
+HAND_NAMES = vocabulary.HAND_NAMES
+WAGER_NAMES = vocabulary.WAGER_NAMES
+TRIGGER_WORDS = vocabulary.TRIGGER_WORDS
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -82,6 +51,16 @@ def odds(value) -> str:
         return "Push"
     text = f"{amount.normalize():,f}" if amount != amount.to_integral_value() else f"{int(amount):,}"
     return f"{text} to 1"
+
+
+def pays_words(value) -> str:
+    """A paytable entry in a sentence: 1 → "wins 1 to 1 (even money)", 2 → "wins 2 to 1", push → "pushes"."""
+    text = odds(value)
+    if text == "Push":
+        return "pushes"
+    if text == "Loses":
+        return "loses"
+    return "wins " + text + (" (even money)" if text == "1 to 1" else "")
 
 
 def percent(value, places: int = 4) -> str:
@@ -138,16 +117,8 @@ def long_date(value) -> str:
     return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
 
 
-def hand_name(key) -> str:
-    if key is None:
-        return "—"
-    return HAND_NAMES.get(str(key), str(key).replace("_", " ").capitalize())
-
-
-def wager_name(key) -> str:
-    if key is None:
-        return "—"
-    return WAGER_NAMES.get(str(key), str(key).replace("_", " ").capitalize())
+hand_name = vocabulary.hand_name
+wager_name = vocabulary.wager_name
 
 
 def trigger_words(key) -> str:
@@ -174,6 +145,7 @@ FILTERS = {
     "money": money,
     "signed_money": signed_money,
     "odds": odds,
+    "pays_words": pays_words,
     "percent": percent,
     "number": number,
     "count": count,

@@ -11,20 +11,13 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from rulegen.render import examples, svg, tables
+from rulegen import clauses, vocabulary
+from rulegen.render import concordance, examples, svg, tables
 from rulegen.render.context import document_info, signoffs
 from rulegen.render.environment import render_template
 
-SHUFFLING_WORDS = {
-    "manual": "by hand (manual shuffle), then cut",
-    "automated": "with an automated card shuffling device",
-    "automated-counting": "with an automated card shuffling device that counts the 52 cards after each shuffle",
-}
-DEALING_WORDS = {
-    "manual-shoe": "from a manual dealing shoe",
-    "hand": "from the dealer's hand",
-    "automated-shoe": "from an automated dealing shoe",
-}
+SHUFFLING_WORDS = vocabulary.SHUFFLING_WORDS
+DEALING_WORDS = vocabulary.DEALING_WORDS
 
 
 def section_slug(section_id: str) -> str:
@@ -120,7 +113,7 @@ def jurisdiction_view(jurisdiction) -> dict:
         "code": jurisdiction.code,
         "template": jurisdiction.code.lower(),
         "name": jurisdiction.name,
-        "document": {"title": None, "version": None, "effective": None, "effective_note": None,
+        "document": {"title": None, "version": None, "effective": None, "effective_note": None, "adopted": None, "source": None, "amended": [],
                      **(data.get("document") or {})},
         "agency": cited(jurisdiction, "agency"),
         "operator_term": jurisdiction.operator_term,
@@ -134,10 +127,61 @@ def jurisdiction_view(jurisdiction) -> dict:
     }
 
 
+class ClauseNames:
+    """What a template asks of the clause inventory: the ids a rule restates, their citation, why one does not apply.
+
+    A rule names its clauses as ids (`"Chapter 8 §D(3)"`), as a full citation from the jurisdiction data, or as a
+    list of either; `X*` is a clause with everything under it (a printed table).
+    """
+
+    def __init__(self, inventory: clauses.Inventory | None, config: clauses.OfferingConfig):
+        self.inventory = inventory
+        self.config = config
+
+    def ids(self, *names) -> list[str]:
+        found: list[str] = []
+        for name in names:
+            if name is None or name == "":
+                continue
+            if isinstance(name, (list, tuple)):
+                found.extend(self.ids(*name))
+                continue
+            name = str(name)
+            if self.inventory is not None and name.startswith(self.inventory.citation_prefix):
+                found.extend(self.inventory.ids_of_citation(name))
+            else:
+                if self.inventory is not None:
+                    self.inventory.expand([name])  # an unknown id is an error here, not a silent citation
+                found.append(name)
+        return list(dict.fromkeys(found))
+
+    def attr(self, *names) -> str:
+        return "|".join(self.ids(*names))
+
+    def cite(self, *names) -> str:
+        ids = self.ids(*names)
+        if self.inventory is None:
+            return ", ".join(ids)
+        return self.inventory.citation(ids)
+
+    def reason(self, clause_id: str) -> str | None:
+        if self.inventory is None:
+            return None
+        return self.inventory.not_applying(clause_id, self.config)
+
+    def applies(self, clause_id: str) -> bool:
+        return self.reason(clause_id) is None
+
+    def summary(self, clause_id: str) -> str:
+        return self.inventory.clause(clause_id).summary if self.inventory is not None else clause_id
+
+
 def rules_context(offering, jurisdiction, results: dict, *, draft, signer: str | None = None,
                   changes: dict | None = None) -> dict:
     data = offering.data
     j = jurisdiction_view(jurisdiction)
+    inventory = clauses.load(jurisdiction.code) if clauses.available(jurisdiction.code) else None
+    config = clauses.OfferingConfig.from_offering(data)
     paytables = tables.offering_paytables(data, jurisdiction)
     spin = tables.bonus_spin(data, jurisdiction)
     return {
@@ -158,10 +202,19 @@ def rules_context(offering, jurisdiction, results: dict, *, draft, signer: str |
         "signoffs": signoffs(data, signer),
         "signer": signer,
         "changes": changes,
+        "cl": ClauseNames(inventory, config),
+        "concordance_marker": concordance.MARKER if inventory is not None else "",
     }
 
 
 def render_rules_html(offering, jurisdiction, results: dict, *, draft, signer: str | None = None,
                       changes: dict | None = None) -> str:
-    return render_template("rules.html", **rules_context(offering, jurisdiction, results, draft=draft, signer=signer,
-                                                         changes=changes))
+    """The rules document; its Concordance is read from the rendered body's `data-clauses` and put in last."""
+    context = rules_context(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
+    html = render_template("rules.html", **context)
+    names: ClauseNames = context["cl"]
+    if names.inventory is None:
+        return html
+    found = concordance.rows(names.inventory, names.config, html)
+    table = render_template("rules/_concordance.html", rows=found, j=context["j"], inventory=names.inventory)
+    return html.replace(concordance.MARKER, table, 1)

@@ -9,14 +9,11 @@ from __future__ import annotations
 from decimal import Decimal
 
 from rulegen import jurisdiction as juris
-from rulegen.render import filters
+from rulegen import vocabulary
+from rulegen.render.filters import money
 
-HAND_ORDER = (
-    "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind",
-    "two_pair", "pair_jacks_or_better", "pair_sixes_through_tens", "pair_sixes_or_better",
-)
-
-WAGER_NAMES = filters.WAGER_NAMES
+HAND_ORDER = vocabulary.HANDS
+WAGER_NAMES = vocabulary.WAGER_NAMES
 
 
 def rows(mapping: dict) -> list[dict]:
@@ -46,6 +43,10 @@ def paytable(jurisdiction, kind: str, choice) -> dict | None:
         "written_out": isinstance(choice, dict),
         "rows": rows({str(k): _plain(v) for k, v in source.items()}),
     }
+
+
+def _money(value) -> str:
+    return money(Decimal(str(value))) if value is not None else "—"
 
 
 def offering_paytables(offering_data: dict, jurisdiction) -> dict:
@@ -83,8 +84,30 @@ def bonus_spin(offering_data: dict, jurisdiction) -> dict | None:
             "position": positions.get(segment.symbol),
         })
     top = spin.get("top_prize") or {}
+    community_rows = []
+    community_caption = None
+    if community is not None and isinstance(community.value, list):
+        for row in community.value:
+            symbols = row.get("symbols")
+            text = " / ".join(_money(s) for s in symbols) if symbols else _money(row.get("symbol"))
+            community_rows.append({"symbol": text, "pays": Decimal(str(row["pays"]))})
+        designated = spin.get("community_pay")
+        if spin.get("kind") == "xtreme":
+            community_caption = f"Community Prize Wheel {designated}, designated in this submission"
+        else:
+            community_caption = (f"Community-pay table {designated} for a {_money(spin.get('wager'))} wager, designated in "
+                                 "this submission")
+    letter = str(spin.get("paytable"))
+    minimums = {}
+    for key in ("minimum_initial", "minimum_reset"):
+        found = jurisdiction.cited("bonus_spin", str(spin.get("kind")), key, letter)
+        minimums[key] = {"value": found.value, "citation": found.citation} if found is not None else None
     return {
+        **minimums,
         "kind": spin.get("kind"),
+        "kind_name": vocabulary.BONUS_SPIN_KINDS.get(str(spin.get("kind")), str(spin.get("kind"))),
+        "community_rows": community_rows,
+        "community_caption": community_caption,
         "wager": Decimal(str(spin.get("wager"))),
         "paytable": str(spin.get("paytable")),
         "community_pay": spin.get("community_pay"),

@@ -1,0 +1,148 @@
+"""What the rules document says, checked against the offering and the jurisdiction's own text (HTML only)."""
+
+from __future__ import annotations
+
+import copy
+import html as html_lib
+import re
+from decimal import Decimal
+from pathlib import Path
+from types import SimpleNamespace
+
+from rulegen.jurisdiction import load_jurisdiction
+from rulegen.offering import load_offering
+from rulegen.render.context import draft_status
+from rulegen.render.rules import render_rules_html
+from rulegen.resources import samples_dir
+
+SAMPLES = {"MD": "md-progressive.yaml", "NJ": "nj-bonus-spin.yaml", "PA": "pa-five-card-bonus.yaml",
+           "HOUSE": "house-six-card-bonus.yaml"}
+PREFIX = {"MD": "MLGCA Criss Cross Poker Standard Rules, ", "NJ": "N.J.A.C. 13:69", "PA": "58 Pa. Code § 674a.",
+          "HOUSE": "House rules, "}
+
+
+def render(code, change=None):
+    base = load_offering(Path(samples_dir()) / SAMPLES[code])
+    data = copy.deepcopy(base.data)
+    if change:
+        change(data)
+    offering = SimpleNamespace(data=data, sha256=base.sha256, path=base.path)
+    return render_rules_html(offering, load_jurisdiction(code), {}, draft=draft_status(data, False))
+
+
+def text(document: str) -> str:
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", document)).split())
+
+
+def rule_texts(document: str) -> list[str]:
+    return [text(p) for p in re.findall(r'<p class="rule"[^>]*>(.*?)</p>', document, re.S)]
+
+
+def test_house_antes_paying_two_to_one_are_said_to_pay_two_to_one():
+    def two_to_one(data):
+        data["paytables"]["ante"] = {"pair_jacks_or_better": 2, "pair_sixes_through_tens": "push"}
+    document = render("HOUSE", two_to_one)
+    ante_rules = [t for t in rule_texts(document) if "antes are settled" in t]
+    assert ante_rules and "pair of jacks or better wins 2 to 1" in ante_rules[0]
+    assert "even money" not in text(document)
+
+
+def test_standard_antes_are_said_to_pay_even_money():
+    for code in ("MD", "NJ", "PA", "HOUSE"):
+        assert "pair of jacks or better wins 1 to 1 (even money)" in text(render(code)), code
+
+
+def test_each_document_cites_its_own_jurisdiction():
+    for code in SAMPLES:
+        document = render(code)
+        cites = [html_lib.unescape(c) for c in re.findall(r'<span class="cite">([^<]+)</span>', document)]
+        foreign = [c for c in cites if not c.startswith(PREFIX[code])]
+        assert cites and not foreign, (code, foreign[:5])
+
+
+def test_no_procedure_is_announced_and_left_out():
+    for code in SAMPLES:
+        assert "for completeness only" not in render(code)
+
+
+def test_maryland_settles_the_five_card_bonus_before_the_other_wagers():
+    body = text(render("MD"))
+    assert body.index("Five Card Bonus first.") < body.index("Settlement.")
+
+
+def test_maryland_states_no_other_states_rules_as_its_own():
+    document = render("MD")
+    rules = " ".join(rule_texts(document))
+    assert "A-2-3-4-5" not in rules and "ace, 2, 3, 4, 5" not in rules   # only in the marked reading
+    assert "electronic sensor" not in text(document)
+    assert "wagering device at each betting position" in rules
+
+
+def test_maryland_fixed_top_prize_is_not_called_a_meter():
+    def fixed(data):
+        data["bonus_spin"].update(paytable="A", top_prize={"kind": "fixed", "initial": 1000, "reset": 1000,
+                                                           "rate_of_progression_percent": 1})
+    rules = " ".join(rule_texts(render("MD", fixed)))
+    assert "a fixed prize of $1,000" in rules
+    assert "meter's amount" not in rules and "progressive meter" not in rules
+
+
+def test_maryland_designated_community_table_is_printed():
+    document = text(render("MD", lambda d: d["bonus_spin"].update(paytable="A", community_pay="A")))
+    assert "Community-pay table A for a $5 wager" in document
+    for pair, pays in (("$500 / $100", "$100"), ("$200 / $50", "$50"), ("$25 / $15", "$15")):
+        assert f"{pair} {pays}" in document
+
+
+def test_maryland_xtreme_community_amounts_are_printed():
+    def xtreme(data):
+        data["bonus_spin"] = {"kind": "xtreme", "wager": 5, "paytable": "A", "community_pay": "A",
+                              "trigger": "pair_in_hole_cards",
+                              "top_prize": {"kind": "progressive", "initial": 2500, "reset": 1000,
+                                            "rate_of_progression_percent": 2}}
+    document = text(render("MD", xtreme))
+    assert "Community Prize Wheel A" in document
+    for amount in ("$35", "$25", "$20", "$15", "$12", "$10", "$7", "$5"):
+        assert f"{amount} {amount}" in document
+
+
+def test_new_jersey_fold_sends_the_cards_to_the_discard_rack():
+    rules = rule_texts(render("NJ"))
+    across = next(t for t in rules if t.startswith("Once the Across bets are placed"))
+    assert "cards to the discard rack" in across
+    assert not any("stay on the table" in t for t in rules)
+    assert not any("No suit outranks" in t or "suits rank equally" in t.lower() for t in rules)
+
+
+def test_new_jersey_decisions_follow_no_order_the_text_does_not_give():
+    rules = rule_texts(render("NJ"))
+    decisions = [t for t in rules if t.startswith(("Across.", "Down.", "Middle."))]
+    assert len(decisions) == 3 and not any("farthest" in t for t in decisions)
+
+
+def test_pennsylvania_fold_keeps_only_the_five_card_bonus_wager():
+    rules = rule_texts(render("PA"))
+    across = next(t for t in rules if t.startswith("Across."))
+    assert "cards go to the discard rack" in across and "Five Card Bonus wager stays on the table" in across
+
+
+def test_pennsylvania_cover_names_the_2019_amendment():
+    assert "§§ 674a.7 and 674a.12 amended November 1, 2019, effective November 2, 2019 (49 Pa.B. 6676)" in \
+        text(render("PA"))
+
+
+def test_pinpoints_reach_the_subsection():
+    rules = render("PA")
+    assert "58 Pa. Code § 674a.3(c); 674a.3(c)(1)" in html_lib.unescape(rules)   # the sample deals by hand
+
+
+def test_house_document_carries_no_state_procedures():
+    body = text(render("HOUSE"))
+    for phrase in ("backs differ in colour", "discard rack holds one deck", "stub face down", "no more bets"):
+        assert phrase not in body, phrase
+
+
+def test_amount_changes_reach_the_document():
+    def limits(data):
+        data["five_card_bonus"].update(minimum=Decimal("3"), maximum=Decimal("30"))
+    assert "$3 to $30" in text(render("PA", limits))
