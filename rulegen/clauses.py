@@ -158,15 +158,71 @@ class Inventory:
         return found
 
     def citation(self, ids: Iterable[str]) -> str:
-        """One citation for several clauses: the prefix once, then the labels, in the text's order."""
+        """One citation for several clauses, in the text's order: the prefix once, each section once, a clause's
+        heading left out where its sub-clauses are named, and three or more consecutive siblings as a range
+        (`Chapter 11 §A(1)–(5), §B`; `§ 674a.11(h)(3), (4)`; `13:69F-40.7(c), (d)`)."""
         wanted = {i.rstrip("*") for i in ids}
-        ordered = [c.id for c in self.clauses if c.id in wanted]
-        missing = wanted - set(ordered)
+        missing = wanted - set(self.by_id)
         if missing:
             raise InventoryError(f"{self.code}: no clause {sorted(missing)[0]!r} in {self.source}")
-        if not ordered:
+        named = [c for c in self.clauses if c.id in wanted]
+        kept = [c for c in named if not any(d.id in wanted for d in self.descendants(c.id))]
+        if not kept:
             return ""
-        return self.citation_prefix + "; ".join(_label(self.code, clause_id) for clause_id in ordered)
+        groups: list[tuple[str, list[list[Clause]]]] = []
+        for clause in kept:
+            base = self._section_of(clause.id)
+            if not groups or groups[-1][0] != base:
+                groups.append((base, []))
+            runs = groups[-1][1]
+            last = runs[-1][-1] if runs else None
+            if last is not None and last.parent == clause.parent and self._next_sibling(last) is clause:
+                runs[-1].append(clause)
+            else:
+                runs.append([clause])
+        parts = []
+        for base, runs in groups:
+            texts = []
+            for run in runs:
+                first = self._suffix(run[0].id, base)
+                if len(run) >= 3:
+                    texts.append(first + "–" + self._suffix(run[-1].id, run[-1].parent or base, tail=True))
+                elif len(run) == 2:
+                    texts.append(first)
+                    texts.append(self._suffix(run[1].id, run[1].parent or base, tail=True))
+                else:
+                    texts.append(first)
+            label = _label(self.code, base)
+            joined = ", ".join(t for t in texts if t)
+            if not joined:
+                parts.append(label)
+            elif joined.startswith(("§", " ", "“")):
+                parts.append(label + (" " if joined.startswith("§") else "") + joined)
+            else:
+                parts.append(label + joined)
+        return self.citation_prefix + "; ".join(parts)
+
+    def _section_of(self, clause_id: str) -> str:
+        chain = [clause_id] + [a.id for a in self.ancestors(clause_id)]
+        return chain[-1]
+
+    def _next_sibling(self, clause: Clause) -> Clause | None:
+        siblings = self.children(clause.parent) if clause.parent else ()
+        for index, sibling in enumerate(siblings[:-1]):
+            if sibling is clause:
+                return siblings[index + 1]
+        return None
+
+    def _suffix(self, clause_id: str, base: str, tail: bool = False) -> str:
+        """The part of a clause's label after `base`: `§A(1)` of `Chapter 11 §A(1)`, `(4)` of `(h)(4)` as a tail."""
+        label = _label(self.code, clause_id)
+        base_label = _label(self.code, base)
+        if label == base_label:
+            return ""
+        rest = label[len(base_label):] if label.startswith(base_label) else label
+        if tail and self.code == "MD" and rest.startswith(" §"):
+            return rest.strip()
+        return rest if not rest.startswith(" §") else rest[1:]
 
     def ids_of_citation(self, citation: str) -> list[str]:
         """The clause ids a full citation in the jurisdiction's form names ("..., Chapter 6 §A, §B")."""

@@ -102,3 +102,29 @@ def test_which_clauses_apply_follows_the_offering():
     by_hand = clauses.OfferingConfig(dealing="manual-shoe", shuffling="automated", decks=2)
     assert md.not_applying("Chapter 8 §F(5)", by_hand) is None
     assert "does not offer" in md.not_applying("Chapter 12 §C(1)", shoe)
+
+
+def _citations(node, path=()):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "citation" and isinstance(value, str):
+                yield ".".join(map(str, path)), value
+            else:
+                yield from _citations(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _citations(value, (*path, index))
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_citation_in_the_jurisdiction_data_names_clauses_of_the_text(code):
+    from rulegen.jurisdiction import load_jurisdiction
+
+    inventory = clauses.load(code)
+    wrong = []
+    for where, citation in _citations(load_jurisdiction(code).data):
+        try:
+            inventory.ids_of_citation(citation)
+        except clauses.InventoryError as exc:
+            wrong.append(f"{where}: {exc}")
+    assert not wrong, wrong

@@ -133,7 +133,8 @@ def test_pennsylvania_cover_names_the_2019_amendment():
 
 def test_pinpoints_reach_the_subsection():
     rules = render("PA")
-    assert "58 Pa. Code § 674a.3(c); 674a.3(c)(1)" in html_lib.unescape(rules)   # the sample deals by hand
+    assert "58 Pa. Code § 674a.3(c)(1)<" in html_lib.unescape(rules)   # the sample deals by hand
+    assert "Chapter 11 §A(1)–(5)<" in html_lib.unescape(render("MD"))
 
 
 def test_house_document_carries_no_state_procedures():

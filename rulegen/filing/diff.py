@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rulegen import vocabulary
 from rulegen.errors import InputError
 from rulegen.money import dollars
 
@@ -31,13 +32,11 @@ SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("payout_limit", "Payout limit", ("payout_limit",)),
     ("signoff", "Sign-off", ("signoff",)),
 )
-OPTIONAL_WAGERS = {"five_card_bonus": "Five Card Bonus", "six_card_bonus": "Six Card Bonus",
-                   "bonus_spin": "Bonus Spin", "payout_limit": "Payout limit"}
+OPTIONAL_WAGERS = {key: vocabulary.WAGER_NAMES[key] for key in (*vocabulary.OPTIONAL_WAGERS, "payout_limit")}
 PAYTABLES = {("paytables", "criss_cross"): "Criss Cross paytable", ("paytables", "ante"): "Ante paytable",
              ("five_card_bonus", "paytable"): "Five Card Bonus paytable",
              ("six_card_bonus", "paytable"): "Six Card Bonus paytable"}
-HANDS = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind",
-         "two_pair", "pair_jacks_or_better", "pair_sixes_through_tens", "pair_sixes_or_better")
+HANDS = vocabulary.HANDS
 LABELS = {
     "schema_version": "Offering format version",
     "offering.id": "Offering identifier",
@@ -85,7 +84,7 @@ WORDS = {
                            "suited_hole_cards": "two suited cards", "pair_or_suited_hole_cards":
                            "a pair or two suited cards"},
 }
-SIGNOFF_ROLES = {"prepared": "Prepared by", "reviewed": "Reviewed by", "approved": "Approved by"}
+SIGNOFF_ROLES = vocabulary.ROLE_TITLES
 
 
 @dataclass(frozen=True)
@@ -413,7 +412,7 @@ def _money(value) -> str:
 
 
 def _hand(hand: str) -> str:
-    return hand.replace("_", " ")
+    return vocabulary.hand_name(hand).lower()
 
 
 def _pays(value) -> str:

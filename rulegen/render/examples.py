@@ -27,7 +27,8 @@ ROUNDS = (
     {
         "title": "Pairs below jacks: pushes",
         "story": "The player bets one ante at each decision; both hands are a pair of 7s, so the antes and the bets "
-                 "push, and the pair in the player's two cards triggers the Bonus Spin where it is offered.",
+                 "push.",
+        "story_with_spin": " The pair in the player's two cards triggers the Bonus Spin.",
         "hole": "7h 7c", "across": "Kd 3s", "down": "4d 9c", "middle": "2s", "bets": (1, 1, 1),
         "six_card": "Qh Jc 5s 4c", "spin": True,
     },
@@ -81,8 +82,15 @@ def worked_examples(data: dict, jurisdiction) -> list[dict]:
         settlement = settle(rules, round_, ante=ante, five_card_bonus=five_wager, six_card=six)
         plain = _plain(settlement)
         lines = plain.get("lines") or plain.get("wagers") or []
+        title, story = round_["title"], round_["story"]
+        if round_["bets"] == (0,) and five is None:
+            title, story = "A fold at the first decision", "The player folds at the Across decision and loses both antes."
+        if round_.get("story_with_spin") and rules.bonus_spin is not None:
+            story += round_["story_with_spin"]
         found.append({
             **round_,
+            "title": title,
+            "story": story,
             "ante": ante,
             "five_card_bonus": five_wager,
             "six_card_shown": six,
