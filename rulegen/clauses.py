@@ -18,18 +18,17 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from rulegen import resources
+from rulegen import resources, vocabulary
 
 CONDITION_KEYS = ("dealing", "shuffling", "decks", "five_card_bonus", "six_card_bonus", "bonus_spin",
                   "bonus_spin_paytable", "bonus_spin_wager", "community_pay", "top_prize", "payout_limit",
                   "automation")
 
-DEALING_WORDS = {"manual-shoe": "from a manual dealing shoe", "hand": "from the dealer's hand",
-                 "automated-shoe": "from an automated dealing shoe"}
+DEALING_WORDS = vocabulary.DEALING_WORDS
 SHUFFLING_WORDS = {"manual": "by hand", "automated": "by an automated shuffler that does not count the cards",
                    "automated-counting": "by an automated shuffler that counts the cards after each shuffle"}
-BONUS_SPIN_WORDS = {"progressive": "the Bonus Spin Progressive wager", "xtreme": "the Bonus Spin Xtreme Progressive wager"}
-TOP_PRIZE_WORDS = {"progressive": "a progressive meter", "fixed": "a fixed prize", "merchandise": "merchandise"}
+BONUS_SPIN_WORDS = {kind: f"the {name} wager" for kind, name in vocabulary.BONUS_SPIN_KINDS.items()}
+TOP_PRIZE_WORDS = vocabulary.TOP_PRIZE_WORDS
 
 
 class InventoryError(ValueError):
@@ -229,7 +228,7 @@ class Inventory:
         if not citation.startswith(self.citation_prefix):
             raise InventoryError(f"{self.code}: {citation!r} does not start with {self.citation_prefix!r}")
         rest = citation[len(self.citation_prefix):]
-        found = []
+        found: list[str] = []
         for part in re.split(r";\s*|,\s*(?=§|Chapter|674a|13:69|\()", rest):
             part = part.strip()
             if not part:
@@ -277,7 +276,7 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
         if config.decks not in allowed:
             return f"applies only with two decks; this table uses {'one deck' if config.decks == 1 else 'another number'}"
     elif key in ("five_card_bonus", "six_card_bonus"):
-        name = "Five Card Bonus" if key == "five_card_bonus" else "Six Card Bonus"
+        name = vocabulary.WAGER_NAMES[key]
         if bool(getattr(config, key)) != bool(allowed):
             return f"applies only where the {name} is offered; this table does not offer it"
     elif key == "bonus_spin":

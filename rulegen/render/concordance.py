@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from rulegen.clauses import Inventory, OfferingConfig
+from rulegen.clauses import Clause, Inventory, OfferingConfig
 
 MARKER = "<!-- rulegen:concordance -->"
 
@@ -44,7 +44,7 @@ class _Reader(HTMLParser):
         self.found: list[tuple[str, str]] = []  # (raw id, section anchor)
         self.titles: dict[str, str] = {}
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         if tag == "section":
             anchor = values.get("id") or ""
@@ -58,14 +58,14 @@ class _Reader(HTMLParser):
                 if ident:
                     self.found.append((ident, self.section[-1].anchor))
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag == "h2" and self.in_h2:
             self.in_h2 = False
             self.titles[self.section[-1].anchor] = " ".join("".join(self.title_parts).split())
         if tag == "section" and self.section:
             self.section.pop()
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self.in_h2:
             self.title_parts.append(data)
 
@@ -119,7 +119,7 @@ def rows(inventory: Inventory, config: OfferingConfig, html: str) -> list[Row]:
     return result
 
 
-def _uniform(below, status) -> bool:
+def _uniform(below: list[Clause], status: dict[str, tuple[str, tuple[Place, ...], str | None]]) -> bool:
     first = status[below[0].id]
     if first[0] not in ("restated", "not_applicable"):
         return False
