@@ -27,7 +27,7 @@ from rulegen.resources import samples_dir  # noqa: E402
 
 SAMPLES = sorted(samples_dir().glob("*.yaml"))
 NAMED = ("letter", "tabloid", "a4", "a3", "limit-card")
-ODD = ("24x36in", "600x900mm", "a3-landscape", "36x24in", "5x14in")
+ODD = ("24x36in", "600x900mm", "a3-landscape", "5x14in")
 PT = 72
 BLEED_PT = 0.125 * PT
 RGB_OPERATORS = {"rg", "RG"}

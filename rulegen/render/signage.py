@@ -119,13 +119,20 @@ MARGIN_IN = Decimal("0.45")
 COLUMN_GAP_IN = Decimal("0.3")
 
 
-def columns_for(size: SignSize) -> int:
+def sign_blocks(offering_data: dict) -> int:
+    """How many paytable blocks the sign carries: the main game and antes, and each optional wager offered."""
+    return 2 + sum(1 for key in ("five_card_bonus", "six_card_bonus", "bonus_spin") if offering_data.get(key))
+
+
+def columns_for(size: SignSize, blocks: int = 4) -> int:
+    """One column on a narrow sheet and on the limit card, three on a landscape sheet with four blocks or
+    more, two otherwise."""
     if size.card:
         return 1
     ratio = size.width_pt / size.height_pt
     if ratio < Decimal("0.55"):
         return 1
-    return 3 if ratio > Decimal("1.2") else 2
+    return 3 if ratio > Decimal("1.2") and blocks >= 4 else 2
 
 
 def margin_in(size: SignSize) -> Decimal:
@@ -134,9 +141,9 @@ def margin_in(size: SignSize) -> Decimal:
     return max(Decimal("0.3"), min(Decimal("1.5"), (MARGIN_IN * short / Decimal("8.5")).quantize(Decimal("0.01"))))
 
 
-def first_scale(size: SignSize) -> Decimal:
-    """The scale a sign starts from: as large as its columns are wide, no taller than its sheet allows."""
-    columns = columns_for(size)
+def first_scale(size: SignSize, columns: int = 2) -> Decimal:
+    """The scale a sign starts from: as large as its columns are wide, no taller than its sheet allows
+    (the fitting then shrinks or grows it once it has measured the layout)."""
     margin = margin_in(size)
     column = (size.width_in - 2 * margin - (columns - 1) * COLUMN_GAP_IN * _scale_hint(size)) / columns
     by_width = column / LETTER_COLUMN_IN
@@ -258,10 +265,7 @@ class Layout:
     size: SignSize
     scale: Decimal
     print_proof: bool
-    columns: int = field(init=False)
-
-    def __post_init__(self):
-        self.columns = columns_for(self.size)
+    columns: int = 2
 
     def css(self) -> dict:
         size = self.size
@@ -289,7 +293,8 @@ def signage_context(offering, jurisdiction, *, draft, size: str | SignSize = "le
                     scale: Decimal | None = None) -> dict:
     data = offering.data
     sheet = size if isinstance(size, SignSize) else sign_size(size)
-    layout = Layout(sheet, first_scale(sheet) if scale is None else scale, print_proof)
+    columns = columns_for(sheet, sign_blocks(data))
+    layout = Layout(sheet, first_scale(sheet, columns) if scale is None else scale, print_proof, columns)
     limits = data.get("limits") or {}
     five = data.get("five_card_bonus") or None
     bets = jurisdiction.rule("bet_multiple")
@@ -326,6 +331,9 @@ def render_signage_html(offering, jurisdiction, *, draft, size: str | SignSize =
 CSS_PX_PER_INCH = 96
 PX_PER_PT = Decimal(4) / Decimal(3)
 MAX_FITS = 7
+GOOD_FILL = 0.9  # a sign filling less of its sheet's height than this gets one try at larger type
+MAX_GROWTH = Decimal("1.6")
+MAX_GROWS = 2
 
 
 @dataclass
@@ -459,13 +467,16 @@ def render_signage_pdf(offering, jurisdiction, *, draft, size: str | SignSize = 
 
     fetcher = fetcher or SafeFetcher(assets_dir(), offering.folder)
     sheet = size if isinstance(size, SignSize) else sign_size(size)
-    scale = first_scale(sheet)
+    scale = first_scale(sheet, columns_for(sheet, sign_blocks(offering.data)))
     seed = offering.source + b"signage" + sheet.name.encode() + (b"print" if print_proof else b"")
     last = None
+    best: tuple | None = None
+    grows = 0
+    too_large: Decimal | None = None
     for _attempt in range(MAX_FITS):
         html = render_signage_html(offering, jurisdiction, draft=draft, size=sheet, print_proof=print_proof,
                                    scale=scale)
-        kept = {}
+        kept: dict = {}
 
         def check(document, kept=kept):
             result = measure(document, sheet)
@@ -478,15 +489,33 @@ def render_signage_pdf(offering, jurisdiction, *, draft, size: str | SignSize = 
                              variant=prepress.PRINT_VARIANT if print_proof else None, check=check)
         except _Refit as refit:
             last = refit.measure
+            if best is not None:  # the larger type did not fit: once, try halfway; then keep the last that fit
+                too_large = scale
+                if grows >= MAX_GROWS:
+                    break
+                grows += 1
+                scale = ((best[1] + too_large) / 2).quantize(Decimal("0.0001"))
+                continue
             scale = next_scale(scale, last)
             continue
-        findings = logo_findings(offering, kept["measure"], print_final=print_proof and not draft.draft)
+        best = (pdf, scale, kept["measure"], kept["document"], html)
+        fill = kept["measure"].used_px / kept["measure"].height_px
+        if grows >= MAX_GROWS or fill >= GOOD_FILL:
+            break
+        grows += 1  # larger type, in proportion to the room left (and below a size that already failed)
+        target = scale * min(Decimal(str(1 / max(fill, 0.1))) * Decimal("0.97"), MAX_GROWTH)
+        if too_large is not None:
+            target = min(target, (scale + too_large) / 2)
+        scale = target.quantize(Decimal("0.0001"))
+    if best is not None:
+        pdf, scale, result, document, html = best
+        findings = logo_findings(offering, result, print_final=print_proof and not draft.draft)
         errors = [f for f in findings if f.level == "error"]
         if errors:
             raise InvalidOfferingError("\n".join(f.format() for f in errors), errors)
         if print_proof:
             pdf = prepress.finish_for_press(pdf, bleed_in=BLEED_IN, seed=seed)
-        return SignRendering(pdf, scale, kept["measure"], kept["document"], html, findings)
+        return SignRendering(pdf, scale, result, document, html, findings)
     detail = (f"a line does not fit its column: {last.overflowing[0]!r}" if last and last.overflowing
               else f"a single word stands alone on a line: {last.widowed[0]!r}" if last and last.widowed
               else "the content is taller than the sheet")
