@@ -226,3 +226,64 @@ def test_each_bundled_sample_against_an_edited_copy(sample):
     assert by_field["limits.ante.maximum"].text.endswith("→ $999")
     assert by_field["table.positions"].text.endswith("→ 5")
     assert by_field["table.positions"].citation
+
+
+# --- the mathematics that changed ----------------------------------------------------------------------------------
+
+def _math_json(path: Path) -> dict:
+    result = CliRunner().invoke(app, ["math", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_diff_states_the_mathematics_that_changed(tmp_path, math_cache):
+    """Doubling the ante minimum and dropping the Five Card Bonus: the bonus's return goes to "not offered" and
+    the maximum win per round at the minimum doubles (every main-game pay is a multiple of the ante, and PA's
+    count leaves the Five Card Bonus out); the main game's edge, risk and hit frequency do not move."""
+    sample = samples_dir() / "pa-five-card-bonus.yaml"
+    text = sample.read_text(encoding="utf-8")
+    assert "ante: {minimum: 5, maximum: 200}" in text and "five_card_bonus:" in text
+    start, end = text.index("five_card_bonus:"), text.index("payout_limit:")
+    edited = tmp_path / "pa-v2.yaml"
+    edited.write_text(text[:start].replace("ante: {minimum: 5, maximum: 200}", "ante: {minimum: 10, maximum: 200}")
+                      .replace("  version: 1\n", "  version: 2\n") + text[end:], encoding="utf-8")
+    old, new = _math_json(sample), _math_json(edited)
+    result = CliRunner().invoke(app, ["diff", str(sample), str(edited), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    figures = {m["figure"]: m for m in json.loads(result.stdout)["math"]}
+    assert set(figures) == {"five_card_bonus_return", "max_win"}
+    bonus = figures["five_card_bonus_return"]
+    assert bonus["old"] == pytest.approx(1 - old["five_card_bonus"]["house_edge"], abs=1e-15)
+    assert bonus["new"] is None and bonus["new_text"] == "not offered"
+    assert bonus["old_text"] == f"{100 * (1 - old['five_card_bonus']['house_edge']):.4f}%"
+    win = figures["max_win"]
+    assert win["old"] == old["max_win_per_round_at_minimum"] and win["new"] == new["max_win_per_round_at_minimum"]
+    assert win["new"] == 2 * win["old"]
+    assert win["text"] == (f"Maximum win per round at the minimum wagers: ${win['old']:,.0f} → "
+                           f"${win['new']:,.0f}")
+    text_out = CliRunner().invoke(app, ["diff", str(sample), str(edited)]).stdout
+    assert "Mathematics (old → new)" in text_out and win["text"] in text_out and bonus["text"] in text_out
+    section = changes_section(load_offering(sample), load_offering(edited))
+    assert [m["figure"] for m in section["math"]] == ["five_card_bonus_return", "max_win"]
+
+
+def test_a_change_that_leaves_the_mathematics_alone_says_so(tmp_path, math_cache):
+    sample = samples_dir() / "pa-five-card-bonus.yaml"
+    edited = tmp_path / "renamed.yaml"
+    text = sample.read_text(encoding="utf-8")
+    edited.write_text(text.replace("  version: 1\n", "  version: 2\n"), encoding="utf-8")
+    payload = json.loads(CliRunner().invoke(app, ["diff", str(sample), str(edited), "--format", "json"]).stdout)
+    assert payload["math"] == [] and payload["math_note"] == "no figure of the mathematics changed"
+
+
+def test_math_changes_print_enough_digits_to_differ():
+    from rulegen.filing.diff import math_changes
+
+    old = {"main_game": {"house_edge_per_ante": 0.0341234561, "element_of_risk": 0.02, "hit_frequency": 0.4},
+           "max_win_per_round_at_minimum": 1000}
+    new = {"main_game": {"house_edge_per_ante": 0.0341234569, "element_of_risk": 0.02, "hit_frequency": 0.41},
+           "max_win_per_round_at_minimum": 1000}
+    changes = {c.figure: c for c in math_changes(old, new)}
+    assert set(changes) == {"house_edge", "hit_frequency"}
+    assert changes["house_edge"].text == "House edge (per ante, optimal strategy): 3.4123456% → 3.4123457%"
+    assert changes["hit_frequency"].text == "Hit frequency (rounds with a net win): 40.0000% → 41.0000%"

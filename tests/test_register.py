@@ -65,7 +65,8 @@ def pki(tmp_path_factory) -> dict:
 
 
 @pytest.fixture(autouse=True)
-def _trusted(pki, monkeypatch):
+def _trusted(pki, monkeypatch, math_cache):
+    """The test root is trusted (RULEGEN_TRUST); the session's math cache serves the diffs' mathematics."""
     monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
 
 
@@ -170,6 +171,7 @@ def test_add_records_each_filing_with_its_verdict_flags_and_changes(db, corpus, 
     [shown] = json.loads(run("show", f"{ID}@2", "--db", db, "--format", "json").stdout)
     texts = [c["text"] for s in shown["changes"]["sections"] for c in s["changes"]]
     assert "Five Card Bonus maximum: $25 → $50" in texts and "Submission revision: 3 → 2" not in texts
+    assert shown["changes"]["math"] == [] and shown["changes"]["math_note"] == "no figure of the mathematics changed"
     assert {c["name"] for c in shown["checks"]} >= {"signature", "trust", "outputs", "manifest"}
 
 
@@ -229,7 +231,7 @@ def test_list_show_and_the_html_report(db, corpus, tmp_path):
 
 def test_two_adds_at_once_lose_nothing(db, corpus, tmp_path):
     """Two processes add at the same moment: every distinct filing is recorded once, the shared one once."""
-    env = {**os.environ, "RULEGEN_CACHE_DIR": str(tmp_path / "cache")}
+    env = dict(os.environ)
     command = [sys.executable, "-m", "rulegen", "register", "add", "--db", db, "--format", "json"]
     first = subprocess.Popen(command + [str(corpus[k]) for k in ("a1", "c1")], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
     ) -> None:
         """Every change between two revisions in a regulator's words, by section of the rules, with citations."""
-        from rulegen.filing.diff import changes_json, diff_offerings, offering_from_path
+        from rulegen.filing.diff import changes_json, diff_offerings, math_diff, offering_from_path
 
         if format not in ("text", "json"):
             typer.echo(f"rulegen: error: --format is {format!r}; it is text or json", err=True)
@@ -31,8 +31,10 @@ def register(app: typer.Typer) -> None:
             before = offering_from_path(old, str(old))
             after = offering_from_path(new, str(new))
             changes = diff_offerings(before, after)
+            mathematics = math_diff(before, after) if changes else {"changes": [], "note": None}
         if format == "json":
-            typer.echo(json.dumps(changes_json(changes, str(old), str(new)), indent=2, ensure_ascii=False))
+            typer.echo(json.dumps(changes_json(changes, str(old), str(new), mathematics), indent=2,
+                                  ensure_ascii=False))
             raise typer.Exit(code=int(ExitCode.OK))
         if not changes:
             typer.echo(f"No changes between {old} and {new}.")
@@ -44,4 +46,9 @@ def register(app: typer.Typer) -> None:
                 section = change.section
                 typer.echo(f"\n{change.section_title}")
             typer.echo(f"  {change.text}" + (f" [{change.citation}]" if change.citation else ""))
+        typer.echo("\nMathematics (old → new)")
+        for figure in mathematics["changes"]:
+            typer.echo(f"  {figure['text']}")
+        if mathematics["note"]:
+            typer.echo(f"  {mathematics['note'][0].upper()}{mathematics['note'][1:]}.")
         raise typer.Exit(code=int(ExitCode.OK))

@@ -279,7 +279,7 @@ def _changes(previous: Row[Any], report: VerifyReport) -> dict[str, Any] | None:
     missing (a filing whose attached offering did not match its manifest carries none to compare)."""
     if previous.offering_source is None or report.offering_source is None:
         return None
-    from rulegen.filing.diff import changes_json, diff_offerings
+    from rulegen.filing.diff import changes_json, diff_offerings, math_diff
     from rulegen.offering import OfferingLoadError, parse_offering
 
     try:
@@ -288,8 +288,8 @@ def _changes(previous: Row[Any], report: VerifyReport) -> dict[str, Any] | None:
         changes = diff_offerings(before, after)
     except (OfferingLoadError, InputError) as exc:
         return {"error": getattr(exc, "message", str(exc))}
-    payload = changes_json(changes, f"revision {previous.revision}", f"revision {report.revision}")
-    return payload
+    mathematics = math_diff(before, after)
+    return changes_json(changes, f"revision {previous.revision}", f"revision {report.revision}", mathematics)
 
 
 # --- reading -------------------------------------------------------------------------------------------------------
