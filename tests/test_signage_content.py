@@ -215,3 +215,14 @@ def test_an_svg_logo_has_no_resolution_and_its_colours_become_cmyk(tmp_path):
     assert "ppi" not in result.output
     problems, _ = preflight(out.read_bytes())
     assert problems == []
+
+
+def test_a_dollar_cap_on_each_bet_is_on_the_sign_and_the_card():
+    house = SAMPLES["house"]
+    cap = jurisdiction_for(load_offering(house).data).cited("house_limits", "bet").value["maximum"]
+    text, _ = sign_html(house)
+    assert f"Each bet 1 to 3 times the ante, at most {money(cap)};" in text
+    text, _ = sign_html(house, size="limit-card")
+    assert f"1× to 3× ante, at most {money(cap)}" in text
+    text, _ = sign_html(PA)
+    assert "at most" not in text

@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
 
+from rulegen.findings import Finding
 from rulegen.errors import InvalidOfferingError, RulegenError, UsageError
 from rulegen.render import tables
 from rulegen.render.context import document_info
@@ -119,7 +121,7 @@ MARGIN_IN = Decimal("0.45")
 COLUMN_GAP_IN = Decimal("0.3")
 
 
-def sign_blocks(offering_data: dict) -> int:
+def sign_blocks(offering_data: dict[str, Any]) -> int:
     """How many paytable blocks the sign carries: the main game and antes, and each optional wager offered."""
     return 2 + sum(1 for key in ("five_card_bonus", "six_card_bonus", "bonus_spin") if offering_data.get(key))
 
@@ -167,7 +169,7 @@ def type_sizes(scale: Decimal) -> dict[str, str]:
 
 # --- what the sign says ------------------------------------------------------------------------------------------
 
-def payout_limit_on_sign(offering_data: dict, jurisdiction) -> dict | None:
+def payout_limit_on_sign(offering_data: dict[str, Any], jurisdiction: Any) -> dict[str, Any] | None:
     """The payout limit as the sign shows it: when a limit is set and the offering shows it on a sign."""
     limit = offering_data.get("payout_limit")
     if not limit or limit.get("amount") is None:
@@ -186,7 +188,14 @@ def payout_limit_on_sign(offering_data: dict, jurisdiction) -> dict | None:
     }
 
 
-def payout_limit_for_card(offering_data: dict) -> dict | None:
+def bet_cap(jurisdiction: Any) -> Decimal | None:
+    """A dollar cap on each Across, Down and Middle bet where the jurisdiction sets one (the house rules' $10)."""
+    cap = jurisdiction.cited("house_limits", "bet")
+    maximum = (cap.value or {}).get("maximum") if cap else None
+    return Decimal(str(maximum)) if maximum is not None else None
+
+
+def payout_limit_for_card(offering_data: dict[str, Any]) -> dict[str, Any] | None:
     """The limit card states the payout limit whenever one is set (it is a sign at the table)."""
     limit = offering_data.get("payout_limit")
     if not limit or limit.get("amount") is None:
@@ -194,7 +203,7 @@ def payout_limit_for_card(offering_data: dict) -> dict | None:
     return {"amount": Decimal(str(limit["amount"]))}
 
 
-def top_prize_terms(top: dict) -> dict:
+def top_prize_terms(top: dict[str, Any]) -> dict[str, Any]:
     """The operator's top prize as the sign states it: an amount, a merchandise prize, or a progressive meter."""
     kind = top.get("kind") or "fixed"
     amounts = [Decimal(str(top[k])) for k in ("initial", "reset") if top.get(k) is not None]
@@ -204,7 +213,7 @@ def top_prize_terms(top: dict) -> dict:
             "description": top.get("description")}
 
 
-def bonus_spin_prizes(spin: dict) -> list[dict]:
+def bonus_spin_prizes(spin: dict[str, Any]) -> list[dict[str, Any]]:
     """The wheel's prizes once each, largest first: the top prize, then the amounts downward."""
     seen = set()
     prizes = []
@@ -218,7 +227,7 @@ def bonus_spin_prizes(spin: dict) -> list[dict]:
     return prizes
 
 
-def top_prize_words(terms: dict) -> str:
+def top_prize_words(terms: dict[str, Any]) -> str:
     """`progressive meter, at least $5,000`, `$2,500`, or the merchandise as the operator describes it."""
     if terms["kind"] == "progressive":
         floor = terms.get("meter_at_least")
@@ -232,7 +241,7 @@ def top_prize_words(terms: dict) -> str:
 NBSP = "\u00a0"
 
 
-def keep(text) -> str:
+def keep(text: object) -> str:
     """Text no line break can leave a single word alone on a line: up to three words never break; longer text
     keeps its first two and its last two words together."""
     words = str(text).split()
@@ -241,7 +250,7 @@ def keep(text) -> str:
     return " ".join([NBSP.join(words[:2]), *words[2:-2], NBSP.join(words[-2:])])
 
 
-def bonus_spin_on_sign(offering_data: dict, jurisdiction) -> dict | None:
+def bonus_spin_on_sign(offering_data: dict[str, Any], jurisdiction: Any) -> dict[str, Any] | None:
     spin = tables.bonus_spin(offering_data, jurisdiction)
     if spin is None:
         return None
@@ -267,7 +276,7 @@ class Layout:
     print_proof: bool
     columns: int = 2
 
-    def css(self) -> dict:
+    def css(self) -> dict[str, Any]:
         size = self.size
         margin = margin_in(size)
         mark_from = BLEED_IN  # crop marks start where the bleed ends ...
@@ -279,7 +288,7 @@ class Layout:
             "bleed": f"{_plain(SLUG_IN)}in",
             "type": type_sizes(self.scale),
             "rule": {name: f"{_plain((Decimal(w) * self.scale).quantize(Decimal('0.01')))}pt"
-                     for name, w in {"heavy": 3, "medium": "1.5", "light": "0.5", "box": 2}.items()},
+                     for name, w in {"heavy": "3", "medium": "1.5", "light": "0.5", "box": "2"}.items()},
             "space": lambda points: f"{_plain((Decimal(str(points)) * self.scale).quantize(Decimal('0.01')))}pt",
             "mark": {"from": f"{_plain(mark_from)}in", "length": f"{_plain(MARK_LENGTH_IN)}in",
                      "to": f"{_plain(mark_to)}in", "weight": "0.25pt"},
@@ -289,8 +298,8 @@ class Layout:
         }
 
 
-def signage_context(offering, jurisdiction, *, draft, size: str | SignSize = "letter", print_proof: bool = False,
-                    scale: Decimal | None = None) -> dict:
+def signage_context(offering: Any, jurisdiction: Any, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
+                    scale: Decimal | None = None) -> dict[str, Any]:
     data = offering.data
     sheet = size if isinstance(size, SignSize) else sign_size(size)
     columns = columns_for(sheet, sign_blocks(data))
@@ -308,6 +317,7 @@ def signage_context(offering, jurisdiction, *, draft, size: str | SignSize = "le
                 f"{_plain(BLEED_IN)} in bleed · {'DRAFT' if doc['draft'] else 'final'}",
         "ante": limits.get("ante") or {},
         "bets": bets.value if bets else None,
+        "bet_cap": bet_cap(jurisdiction),
         "paytables": tables.offering_paytables(data, jurisdiction),
         "five_card_bonus": five,
         "six_card_bonus": data.get("six_card_bonus") or None,
@@ -320,7 +330,7 @@ def signage_context(offering, jurisdiction, *, draft, size: str | SignSize = "le
     }
 
 
-def render_signage_html(offering, jurisdiction, *, draft, size: str | SignSize = "letter", print_proof: bool = False,
+def render_signage_html(offering: Any, jurisdiction: Any, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
                         scale: Decimal | None = None) -> str:
     return render_template("signage.html", **signage_context(offering, jurisdiction, draft=draft, size=size,
                                                              print_proof=print_proof, scale=scale))
@@ -353,28 +363,28 @@ class Measure:
         return self.pages == 1 and self.used_px <= self.height_px + 0.5 and not self.overflowing and not self.widowed
 
 
-def _classes(box) -> set[str]:
+def _classes(box: Any) -> set[str]:
     element = getattr(box, "element", None)
     if element is None or getattr(box, "element_tag", None) is None:
         return set()
     return set((element.get("class") or "").split())
 
 
-def _line_text(line) -> str:
+def _line_text(line: Any) -> str:
     from weasyprint.formatting_structure import boxes
 
     return "".join(b.text for b in line.descendants() if isinstance(b, boxes.TextBox))
 
 
-def _line_right(line) -> float:
+def _line_right(line: Any) -> float:
     from weasyprint.formatting_structure import boxes
 
     rights = [b.position_x + b.margin_width() for b in line.descendants()
               if isinstance(b, (boxes.TextBox, boxes.AtomicInlineLevelBox))]
-    return max(rights, default=line.position_x)
+    return float(max(rights, default=line.position_x))
 
 
-def measure(document, size: SignSize) -> Measure:
+def measure(document: Any, size: SignSize) -> Measure:
     """Lay-out facts of a rendered sign: pages, the content's depth, lines too wide or holding one word."""
     from weasyprint.formatting_structure import boxes
 
@@ -416,13 +426,13 @@ class SignRendering:
     measure: Measure
     document: object  # WeasyPrint's Document of the final layout (tests read its boxes)
     html: str
-    findings: list = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
 
 LOGO_FIELD = ("offering", "operator", "logo")
 
 
-def logo_findings(offering, result: Measure, *, print_final: bool) -> list:
+def logo_findings(offering: Any, result: Measure, *, print_final: bool) -> list[Finding]:
     """A raster logo printed below 300 ppi: a warning naming its ppi; an error on a final printer's file."""
     if result.logo_ppi is None or result.logo_ppi >= MIN_PRINTED_PPI:
         return []
@@ -442,7 +452,7 @@ class SignDoesNotFit(RulegenError):
 
 
 class _Refit(Exception):
-    def __init__(self, measure: Measure, document):
+    def __init__(self, measure: Measure, document: Any):
         super().__init__("refit")
         self.measure = measure
         self.document = document
@@ -456,8 +466,8 @@ def next_scale(scale: Decimal, result: Measure) -> Decimal:
     return (scale * min(ratio, Decimal("0.94"))).quantize(Decimal("0.0001"))
 
 
-def render_signage_pdf(offering, jurisdiction, *, draft, size: str | SignSize = "letter", print_proof: bool = False,
-                       fetcher=None, effective_date: str | None = None) -> SignRendering:
+def render_signage_pdf(offering: Any, jurisdiction: Any, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
+                       fetcher: Any = None, effective_date: str | None = None) -> SignRendering:
     """The sign's PDF at the largest type (from the sheet's first scale down) that fits its sheet."""
     from rulegen.render import prepress
     from rulegen.render.pdf import render_pdf
@@ -470,15 +480,15 @@ def render_signage_pdf(offering, jurisdiction, *, draft, size: str | SignSize = 
     scale = first_scale(sheet, columns_for(sheet, sign_blocks(offering.data)))
     seed = offering.source + b"signage" + sheet.name.encode() + (b"print" if print_proof else b"")
     last = None
-    best: tuple | None = None
+    best: tuple[bytes, Decimal, Measure, Any, str] | None = None
     grows = 0
     too_large: Decimal | None = None
     for _attempt in range(MAX_FITS):
         html = render_signage_html(offering, jurisdiction, draft=draft, size=sheet, print_proof=print_proof,
                                    scale=scale)
-        kept: dict = {}
+        kept: dict[str, Any] = {}
 
-        def check(document, kept=kept):
+        def check(document: Any, kept: dict[str, Any] = kept) -> None:
             result = measure(document, sheet)
             kept["measure"], kept["document"] = result, document
             if not result.fits:
