@@ -312,6 +312,7 @@ def test_bad_sizes_are_usage_errors(text):
 def test_keep_never_leaves_a_word_alone():
     assert signage.keep("Criss Cross Poker") == "Criss\u00a0Cross\u00a0Poker"
     assert signage.keep("Pair of jacks or better") == "Pair\u00a0of jacks or\u00a0better"
+    assert signage.keep("Across · Down · Middle") == "Across\u00a0·\u00a0Down\u00a0·\u00a0Middle"
 
 
 def test_soft_proof_is_plain_pdf_without_output_intent_or_rgb():

@@ -244,10 +244,20 @@ NBSP = "\u00a0"
 def keep(text: object) -> str:
     """Text no line break can leave a single word alone on a line: up to three words never break; longer text
     keeps its first two and its last two words together."""
-    words = str(text).split()
+    words: list[str] = []
+    for word in str(text).split():
+        if words and not any(ch.isalnum() for ch in word):  # a lone "·" or "—" stays with the word before it
+            words[-1] += NBSP + word
+        else:
+            words.append(word)
     if len(words) <= 3:
         return NBSP.join(words)
     return " ".join([NBSP.join(words[:2]), *words[2:-2], NBSP.join(words[-2:])])
+
+
+def nobreak(text: object) -> str:
+    """Text that never breaks across lines (a date)."""
+    return NBSP.join(str(text).split())
 
 
 def bonus_spin_on_sign(offering_data: dict[str, Any], jurisdiction: Any) -> dict[str, Any] | None:
@@ -326,6 +336,7 @@ def signage_context(offering: Any, jurisdiction: Any, *, draft: Any, size: str |
         "card_spin": data.get("bonus_spin") if sheet.card else None,
         "card_payout_limit": payout_limit_for_card(data) if sheet.card else None,
         "keep": keep,
+        "nobreak": nobreak,
         "positions": (data.get("table") or {}).get("positions"),
     }
 
