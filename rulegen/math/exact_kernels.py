@@ -177,23 +177,13 @@ def _level_impl(step, reached, row):
     return lambda step, reached, row: step * popcount(reached & row)
 
 
-@njit(cache=True)
-def _deal_sums(p, ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
-               at_least, c46, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10):
-    """For across pair a and down pair p: (valid, Across payouts, Down payouts, antes, Middle payouts), each
-    summed over the 46 middle cards. Called with literal zero masks for the levels the across pair cannot
-    reach, so the compiler drops those terms."""
-    valid = np.int64((pmask[p] & amask) == 0)
-    i = pi[p]
-    j = pj[p]
-    sx = tcc_a - cc_a[i] - cc_a[j]
-    sd = total_cc[p] - cc_t[ai, p] - cc_t[aj, p]
-    sa = tan_a - an_a[i] - an_a[j] + total_ante[p] - ante_t[ai, p] - ante_t[aj, p]
-    both = (_level(d1, m1, at_least[0, p]) + _level(d2, m2, at_least[1, p]) + _level(d3, m3, at_least[2, p])
-            + _level(d4, m4, at_least[3, p]) + _level(d5, m5, at_least[4, p]) + _level(d6, m6, at_least[5, p])
-            + _level(d7, m7, at_least[6, p]) + _level(d8, m8, at_least[7, p]) + _level(d9, m9, at_least[8, p])
-            + _level(d10, m10, at_least[9, p]))
-    return valid, sx, sd, sa, sx + sd - c46 - both
+@njit(cache=True, inline="always")
+def _store_bits(out, valid, gain, even, bet, tie):
+    """One block's Middle decisions for one (b1, b2): out[0] the 1x deals, out[1] the 3x deals, out[2] the
+    deals whose decision met an exact tie."""
+    out[0] = valid & bet & ~gain
+    out[1] = valid & bet & gain
+    out[2] = valid & (tie | (bet & even))
 
 
 @njit(cache=True)
@@ -208,68 +198,59 @@ def _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ant
     s2 = np.int64(0)
     s3 = np.int64(0)
     for block in range(N_BLOCKS):
-        one0 = np.int64(0)
-        one1 = np.int64(0)
-        one2 = np.int64(0)
-        one3 = np.int64(0)
-        three0 = np.int64(0)
-        three1 = np.int64(0)
-        three2 = np.int64(0)
-        three3 = np.int64(0)
+        valid_bits = np.int64(0)
+        gain_bits = np.int64(0)
+        even_bits = np.int64(0)
+        bet0 = np.int64(0)
+        bet1 = np.int64(0)
+        bet2 = np.int64(0)
+        bet3 = np.int64(0)
         tie0 = np.int64(0)
         tie1 = np.int64(0)
         tie2 = np.int64(0)
         tie3 = np.int64(0)
         for q in range(64):
-            valid, sx, sd, sa, middle = _deal_sums(block * 64 + q, ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi,
-                                                   pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, c46,
-                                                   m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, d1, d2, d3, d4, d5,
-                                                   d6, d7, d8, d9, d10)
-            positive = np.int64(middle > 0)
-            up = 2 * positive * middle
-            zero = np.int64(middle == 0)
-            # For each (b1, b2): 3x when the Middle bet gains (then 3x beats 1x) and beats folding; 1x when it
-            # does not gain but betting beats folding; fold otherwise (each tie to the smaller wager).
-            one = sa + b1a * sx + b2a * sd + middle
-            s0 += valid * max(f0, one + up)
-            is3 = valid * positive * np.int64(one + 2 * middle > f0)
-            is1 = valid * (1 - positive) * np.int64(one > f0)
-            three0 |= is3 << q
-            one0 |= is1 << q
-            tie0 |= ((valid - is3 - is1) * np.int64((one == f0) | (one + 2 * middle == f0)) + is1 * zero) << q
-            one = sa + b1a * sx + b2b * sd + middle
-            s1 += valid * max(f1, one + up)
-            is3 = valid * positive * np.int64(one + 2 * middle > f1)
-            is1 = valid * (1 - positive) * np.int64(one > f1)
-            three1 |= is3 << q
-            one1 |= is1 << q
-            tie1 |= ((valid - is3 - is1) * np.int64((one == f1) | (one + 2 * middle == f1)) + is1 * zero) << q
-            one = sa + b1b * sx + b2a * sd + middle
-            s2 += valid * max(f2, one + up)
-            is3 = valid * positive * np.int64(one + 2 * middle > f2)
-            is1 = valid * (1 - positive) * np.int64(one > f2)
-            three2 |= is3 << q
-            one2 |= is1 << q
-            tie2 |= ((valid - is3 - is1) * np.int64((one == f2) | (one + 2 * middle == f2)) + is1 * zero) << q
-            one = sa + b1b * sx + b2b * sd + middle
-            s3 += valid * max(f3, one + up)
-            is3 = valid * positive * np.int64(one + 2 * middle > f3)
-            is1 = valid * (1 - positive) * np.int64(one > f3)
-            three3 |= is3 << q
-            one3 |= is1 << q
-            tie3 |= ((valid - is3 - is1) * np.int64((one == f3) | (one + 2 * middle == f3)) + is1 * zero) << q
-        bits[0, 0, block] = one0
-        bits[0, 1, block] = three0
-        bits[0, 2, block] = tie0
-        bits[1, 0, block] = one1
-        bits[1, 1, block] = three1
-        bits[1, 2, block] = tie1
-        bits[2, 0, block] = one2
-        bits[2, 1, block] = three2
-        bits[2, 2, block] = tie2
-        bits[3, 0, block] = one3
-        bits[3, 1, block] = three3
-        bits[3, 2, block] = tie3
+            # (valid, Across payouts, Down payouts, antes, Middle payouts) of down pair p, each summed over
+            # the 46 middle cards (written out here: a call in this loop would keep it from being vectorised)
+            p = block * 64 + q
+            valid = np.int64((pmask[p] & amask) == 0)
+            i = pi[p]
+            j = pj[p]
+            sx = tcc_a - cc_a[i] - cc_a[j]
+            sd = total_cc[p] - cc_t[ai, p] - cc_t[aj, p]
+            sa = tan_a - an_a[i] - an_a[j] + total_ante[p] - ante_t[ai, p] - ante_t[aj, p]
+            both = (_level(d1, m1, at_least[0, p]) + _level(d2, m2, at_least[1, p])
+                    + _level(d3, m3, at_least[2, p]) + _level(d4, m4, at_least[3, p])
+                    + _level(d5, m5, at_least[4, p]) + _level(d6, m6, at_least[5, p])
+                    + _level(d7, m7, at_least[6, p]) + _level(d8, m8, at_least[7, p])
+                    + _level(d9, m9, at_least[8, p]) + _level(d10, m10, at_least[9, p]))
+            middle = sx + sd - c46 - both
+            # The best bet's value t: 3x (one + 2 middle) when the Middle bet gains, else 1x (one). Betting
+            # beats folding iff t > fold; an exact tie is t == fold, or middle == 0 when betting (1x = 3x).
+            base = sa + middle + 2 * max(middle, 0)
+            valid_bits |= valid << q
+            gain_bits |= np.int64(middle > 0) << q
+            even_bits |= np.int64(middle == 0) << q
+            t = base + b1a * sx + b2a * sd
+            s0 += valid * max(f0, t)
+            bet0 |= np.int64(t > f0) << q
+            tie0 |= np.int64(t == f0) << q
+            t = base + b1a * sx + b2b * sd
+            s1 += valid * max(f1, t)
+            bet1 |= np.int64(t > f1) << q
+            tie1 |= np.int64(t == f1) << q
+            t = base + b1b * sx + b2a * sd
+            s2 += valid * max(f2, t)
+            bet2 |= np.int64(t > f2) << q
+            tie2 |= np.int64(t == f2) << q
+            t = base + b1b * sx + b2b * sd
+            s3 += valid * max(f3, t)
+            bet3 |= np.int64(t > f3) << q
+            tie3 |= np.int64(t == f3) << q
+        _store_bits(bits[0, :, block], valid_bits, gain_bits, even_bits, bet0, tie0)
+        _store_bits(bits[1, :, block], valid_bits, gain_bits, even_bits, bet1, tie1)
+        _store_bits(bits[2, :, block], valid_bits, gain_bits, even_bits, bet2, tie2)
+        _store_bits(bits[3, :, block], valid_bits, gain_bits, even_bits, bet3, tie3)
     acc[0] = s0
     acc[1] = s1
     acc[2] = s2
@@ -320,29 +301,57 @@ def _down_pairs(a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, 
 
 
 @njit(cache=True)
-def _joint(a, exactly, present, rare_pair, rare_class, rare_mask, sel1, sel3, joint1, joint3, weight):
+def _joint(a, exactly, rare_pair, rare_class, rare_mask, sel1, sel3, joint1, joint3, weight):
     """Pass 2 for across pair a on the chosen path: the joint pay classes (Across hand, Down hand) over the
     middle cards of the deals whose Middle decision is 1x (bits sel1) and 3x (sel3), added times `weight`
     to joint1 / joint3."""
-    # Down hand below a straight: one straight pass over the down pairs per (Across class, Down class).
+    # Down hand below a straight (classes 0..4): one straight pass over the down pairs per Across class.
     for ka in range(N_CLASSES):
         ea = exactly[ka, a]
         if ea == 0:
             continue
-        for kd in range(N_COMMON):
-            if not present[kd]:
-                continue
-            t1 = np.int64(0)
-            t3 = np.int64(0)
-            for block in range(N_BLOCKS):
-                w1 = sel1[block]
-                w3 = sel3[block]
-                for q in range(64):
-                    v = popcount(ea & exactly[kd, block * 64 + q])
-                    t1 += v & -((w1 >> q) & 1)
-                    t3 += v & -((w3 >> q) & 1)
-            joint1[ka, kd] += weight * t1
-            joint3[ka, kd] += weight * t3
+        x0 = np.int64(0)
+        x1 = np.int64(0)
+        x2 = np.int64(0)
+        x3 = np.int64(0)
+        x4 = np.int64(0)
+        y0 = np.int64(0)
+        y1 = np.int64(0)
+        y2 = np.int64(0)
+        y3 = np.int64(0)
+        y4 = np.int64(0)
+        for block in range(N_BLOCKS):
+            w1 = sel1[block]
+            w3 = sel3[block]
+            for q in range(64):
+                p = block * 64 + q
+                s1 = -((w1 >> q) & 1)
+                s3 = -((w3 >> q) & 1)
+                v = popcount(ea & exactly[0, p])
+                x0 += v & s1
+                y0 += v & s3
+                v = popcount(ea & exactly[1, p])
+                x1 += v & s1
+                y1 += v & s3
+                v = popcount(ea & exactly[2, p])
+                x2 += v & s1
+                y2 += v & s3
+                v = popcount(ea & exactly[3, p])
+                x3 += v & s1
+                y3 += v & s3
+                v = popcount(ea & exactly[4, p])
+                x4 += v & s1
+                y4 += v & s3
+        joint1[ka, 0] += weight * x0
+        joint1[ka, 1] += weight * x1
+        joint1[ka, 2] += weight * x2
+        joint1[ka, 3] += weight * x3
+        joint1[ka, 4] += weight * x4
+        joint3[ka, 0] += weight * y0
+        joint3[ka, 1] += weight * y1
+        joint3[ka, 2] += weight * y2
+        joint3[ka, 3] += weight * y3
+        joint3[ka, 4] += weight * y4
     # Down hand a straight or better: few down pairs can make one; they are listed once per hand.
     for e in range(rare_pair.shape[0]):
         p = rare_pair[e]
@@ -412,12 +421,9 @@ def _analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, cho
         return ch1
     b1 = ch1
     j = 0 if b1 == 1 else 1
-    present = np.zeros(N_CLASSES, dtype=np.bool_)
     n_rare = 0
-    for k in range(N_CLASSES):
-        present[k] = np.any(exactly[k] != 0)
-        if k >= N_COMMON:
-            n_rare += np.count_nonzero(exactly[k])
+    for k in range(N_COMMON, N_CLASSES):
+        n_rare += np.count_nonzero(exactly[k])
     rare_pair = np.empty(n_rare, dtype=np.int64)
     rare_class = np.empty(n_rare, dtype=np.int64)
     rare_mask = np.empty(n_rare, dtype=np.int64)
@@ -460,7 +466,7 @@ def _analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, cho
         counts[g, 2] += weight * n3
         counts[g, 3] += weight * nt
         if n1 + n3:
-            _joint(a, exactly, present, rare_pair, rare_class, rare_mask, decided[0], decided[1], joint[g, 0],
+            _joint(a, exactly, rare_pair, rare_class, rare_mask, decided[0], decided[1], joint[g, 0],
                    joint[g, 1], weight)
     for g in range(2):
         b2 = 1 + 2 * g
