@@ -226,3 +226,21 @@ def test_a_dollar_cap_on_each_bet_is_on_the_sign_and_the_card():
     assert f"1× to 3× ante, at most {money(cap)}" in text
     text, _ = sign_html(PA)
     assert "at most" not in text
+
+
+def test_an_svg_gradient_comes_out_cmyk_with_four_values_per_stop(tmp_path):
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100" viewBox="0 0 300 100"><defs>'
+           b'<linearGradient id="g" x1="0" x2="1"><stop offset="0" stop-color="#ff0000"/>'
+           b'<stop offset="1" stop-color="#0000ff"/></linearGradient></defs>'
+           b'<rect width="300" height="100" fill="url(#g)"/></svg>')
+    offering = with_logo(tmp_path, "logo.svg", svg)
+    result, out = run(tmp_path, offering, "--print", "--final")
+    assert result.exit_code == 0, result.output
+    problems, _ = preflight(out.read_bytes())
+    assert problems == []
+    with pikepdf.open(out) as pdf:
+        shadings = [o for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and "/ShadingType" in o]
+        assert shadings and all(s.ColorSpace == pikepdf.Name.DeviceCMYK for s in shadings)
+        stops = [list(map(float, f.C0)) for s in shadings for f in ([s.Function] if "/C0" in s.Function
+                                                                     else s.Function.Functions)]
+        assert stops[0][1] > 0.8 and stops[0][2] > 0.8, "the first stop is still red: magenta and yellow"

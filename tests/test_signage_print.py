@@ -62,6 +62,25 @@ def _apply(m, x, y):
     return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
 
 
+def _outputs(function) -> set[int]:
+    if int(function.get("/FunctionType", -1)) == 3:
+        return set().union(*(_outputs(f) for f in function.Functions))
+    return {len(function.get("/C0", [0]))}
+
+
+def shading_problems(shading) -> list[str]:
+    """An RGB gradient, or one whose colour function gives another number of values than its space has."""
+    space = shading.get("/ColorSpace")
+    if _rgb_space(space):
+        return ["RGB shading"]
+    components = {pikepdf.Name.DeviceCMYK: 4, pikepdf.Name.DeviceGray: 1}.get(space)
+    function = shading.get("/Function")
+    if components and function is not None and not isinstance(function, pikepdf.Array):
+        if _outputs(function) != {components}:
+            return [f"a {space} gradient whose function gives {sorted(_outputs(function))} values"]
+    return []
+
+
 def preflight(data: bytes) -> tuple[list[str], list[tuple]]:
     """(problems, filled rectangles in registration colour as (x0, y0, x1, y1) in page space)."""
     problems: list[str] = []
@@ -113,7 +132,8 @@ def preflight(data: bytes) -> tuple[list[str], list[tuple]]:
                     else:
                         stroke = resolved
                 elif op in ("sc", "scn"):
-                    fill_colour = tuple(round(float(v), 4) for v in operands)
+                    fill_colour = tuple(round(float(v), 4) if not isinstance(v, pikepdf.Name) else str(v)
+                                        for v in operands)
                 elif op == "k":
                     fill, fill_colour = pikepdf.Name.DeviceCMYK, tuple(round(float(v), 4) for v in operands)
                 elif op == "g":
@@ -151,8 +171,15 @@ def preflight(data: bytes) -> tuple[list[str], list[tuple]]:
                         matrix = [float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])]
                         walk(xobject, xobject.get("/Resources"), _multiply(matrix, ctm))
             for shading in ((resources or {}).get("/Shading") or {}).values():
-                if _rgb_space(shading.get("/ColorSpace")):
-                    problems.append("RGB shading")
+                problems.extend(shading_problems(shading))
+            for pattern in ((resources or {}).get("/Pattern") or {}).values():
+                if pattern.objgen in seen:
+                    continue
+                seen.add(pattern.objgen)
+                if int(pattern.get("/PatternType", 0)) == 2:
+                    problems.extend(shading_problems(pattern.Shading))
+                else:
+                    walk(pattern, pattern.get("/Resources"), ctm)
 
         for number, page in enumerate(pdf.pages, 1):
             boxes = {name: [float(v) for v in page.obj[name]] for name in ("/MediaBox", "/BleedBox", "/TrimBox")

@@ -118,11 +118,51 @@ def _convert_operators(pdf: Any, owner: Any) -> None:
             owner.write(data)
 
 
+def _convert_function(function: Any) -> None:
+    """An exponential (type 2) or stitching (type 3) function's RGB outputs → CMYK, in place."""
+    import pikepdf
+
+    kind = int(function.get("/FunctionType", -1))
+    if kind == 3:
+        for part in function.Functions:
+            _convert_function(part)
+        return
+    if kind != 2:
+        raise ValueError(f"a gradient whose colour function is of type {kind} cannot be made CMYK")
+    for key, default in (("/C0", [0.0, 0.0, 0.0]), ("/C1", [1.0, 1.0, 1.0])):
+        values = [float(v) for v in function.get(key, default)]
+        if len(values) == 3:
+            function[key] = pikepdf.Array([Decimal(str(v)) for v in rgb_to_cmyk(*values)])
+
+
+def _function_outputs(function: Any) -> int:
+    kind = int(function.get("/FunctionType", -1))
+    if kind == 3:
+        return _function_outputs(function.Functions[0])
+    return len(function.get("/C0", [0.0])) if kind == 2 else -1
+
+
+def _convert_shading(shading: Any) -> None:
+    """A gradient in RGB → CMYK. WeasyPrint 70 labels a PDF/X gradient DeviceCMYK but writes its colour
+    stops as RGB triples (a function with the wrong number of outputs), so those are converted too."""
+    import pikepdf
+
+    space = shading.get("/ColorSpace")
+    function = shading.get("/Function")
+    if function is None or isinstance(function, pikepdf.Array):
+        return
+    if space == pikepdf.Name.DeviceRGB or (space == pikepdf.Name.DeviceCMYK and _function_outputs(function) == 3):
+        _convert_function(function)
+        shading.ColorSpace = pikepdf.Name.DeviceCMYK
+
+
 def _walk_resources(pdf: Any, resources: Any, seen: set[Any]) -> None:
     import pikepdf
 
     if resources is None:
         return
+    for shading in (resources.get("/Shading") or {}).values():
+        _convert_shading(shading)
     for xobject in (resources.get("/XObject") or {}).values():
         if xobject.objgen in seen:
             continue
@@ -133,9 +173,12 @@ def _walk_resources(pdf: Any, resources: Any, seen: set[Any]) -> None:
             _convert_operators(pdf, xobject)
             _walk_resources(pdf, xobject.get("/Resources"), seen)
     for pattern in (resources.get("/Pattern") or {}).values():
-        if pattern.objgen in seen or pattern.get("/PatternType") != 1:
+        if pattern.objgen in seen:
             continue
         seen.add(pattern.objgen)
+        if pattern.get("/PatternType") == 2:
+            _convert_shading(pattern.Shading)
+            continue
         _convert_operators(pdf, pattern)
         _walk_resources(pdf, pattern.get("/Resources"), seen)
 
