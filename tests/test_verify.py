@@ -550,18 +550,28 @@ def real_builds(tmp_path_factory, pki, math_cache) -> dict[str, Path]:
     sample = samples_dir() / SAMPLE
     out = tmp_path_factory.mktemp("real")
     builds = {}
-    for label, extra in (("final", ["--final", "--sign", str(pki["signer"])]), ("draft", [])):
-        result = _run_build([str(sample), "--out", str(out / label), *extra])
-        assert result.exit_code == 0, (result.output, result.stderr)
-        [folder] = [p for p in (out / label).iterdir() if p.is_dir()]
-        builds[label] = folder / "rules.pdf"
+    with _tsa_module().TimestampAuthority(pki["ca_cert"], pki["ca_key"]) as tsa:  # the final build is timestamped
+        for label, extra in (("final", ["--final", "--sign", str(pki["signer"]), "--tsa", tsa.url]), ("draft", [])):
+            result = _run_build([str(sample), "--out", str(out / label), *extra])
+            assert result.exit_code == 0, (result.output, result.stderr)
+            [folder] = [p for p in (out / label).iterdir() if p.is_dir()]
+            builds[label] = folder / "rules.pdf"
+        assert tsa.requests >= 1
     builds["sample"] = sample
     return builds
+
+
+def test_tsa_needs_a_signature(tmp_path):
+    from rulegen.resources import samples_dir
+
+    result = _run_build([str(samples_dir() / SAMPLE), "--out", str(tmp_path / "out"), "--tsa", "http://127.0.0.1:9/"])
+    assert result.exit_code == 2 and "--sign" in result.stderr
 
 
 def test_real_signed_final_build_verifies(real_builds, pki):
     report = verify_filing(real_builds["final"], trust=pki["ca"])
     assert report.exit_code == 0, report.verdict
+    assert next(c for c in report.checks if c.name == "timestamp").ok and report.timestamp
     assert report.signed and report.final and report.trusted
     outputs = next(c for c in report.checks if c.name == "outputs")
     assert outputs.ok and all(name in outputs.detail for name in ("signage.pdf", "math-appendix.pdf", "rules.html"))
@@ -623,3 +633,84 @@ def test_real_filing_diffs_against_an_edited_offering(real_builds, tmp_path):
     payload = json.loads(result.stdout)
     texts = [c["text"] for s in payload["sections"] for c in s["changes"]]
     assert "Five Card Bonus maximum: $50 → $100" in texts
+
+
+# --- an RFC 3161 timestamp (--tsa) ---------------------------------------------------------------------------------
+
+def _tsa_module():
+    import importlib.util
+    import sys
+
+    if "tsaserver" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("tsaserver", Path(__file__).with_name("tsaserver.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["tsaserver"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["tsaserver"]
+
+
+@pytest.fixture(scope="module")
+def timestamped(signed_filing, pki, tmp_path_factory) -> Path:
+    data = signed_filing.read_bytes()
+    unsigned = data[: revision_end(data, open_reader(data), 0)]
+    with _tsa_module().TimestampAuthority(pki["ca_cert"], pki["ca_key"]) as tsa:
+        stamped = sign_pdf(unsigned, pki["signer"], PASSPHRASE, tsa_url=tsa.url)
+        assert tsa.requests >= 1
+    target = package_copy(signed_filing, tmp_path_factory.mktemp("stamped"))
+    target.write_bytes(stamped)
+    return target
+
+
+def test_a_timestamped_signature_verifies_and_reports_its_timestamp(timestamped):
+    report = verify_filing(timestamped)
+    assert report.exit_code == 0, report.verdict
+    stamp = next(c for c in report.checks if c.name == "timestamp")
+    assert stamp.ok and "Test Timestamp Authority" in stamp.detail
+    when = dt.datetime.fromisoformat(report.timestamp)
+    assert abs((dt.datetime.now(dt.timezone.utc) - when).total_seconds()) < 600
+    payload = report.to_json()
+    assert payload["timestamp"] == {"time": report.timestamp, "authority": "Test Timestamp Authority"}
+    contents = next(c for c in report.checks if c.name == "contents")
+    assert "timestamp token" in contents.detail
+
+
+def test_an_untimestamped_signature_says_its_time_is_the_signers_claim(signed_filing):
+    stamp = next(c for c in verify_filing(signed_filing).checks if c.name == "timestamp")
+    assert stamp.ok is None and "own claim" in stamp.detail
+
+
+def test_a_timestamp_authority_not_trusted_fails(timestamped, pki, monkeypatch, tmp_path):
+    """Signer and authority must both chain to a root: trusting only an unrelated root fails the timestamp."""
+    monkeypatch.delenv("RULEGEN_TRUST")
+    report = verify_filing(timestamped, trust=pki["other_ca"])
+    assert report.exit_code == 1 and "timestamp" in failed(report)
+
+
+def test_one_changed_byte_in_a_timestamped_filing_fails(timestamped, tmp_path):
+    data = timestamped.read_bytes()
+    signature = open_reader(data).embedded_signatures[0]
+    _, length1, start2, _ = [int(v) for v in signature.byte_range]
+    gap = check_signature_gap(data, signature.byte_range)
+    der_end = length1 + 1 + 2 * gap.der_length
+    token_region = range(der_end - 2 * 2000, der_end, 97)  # the token sits at the end of the DER signature
+    target = package_copy(timestamped, tmp_path)
+    for position in list(range(0, len(data), len(data) // 23)) + list(token_region):
+        tampered = bytearray(data)
+        tampered[position] ^= 0x01
+        target.write_bytes(bytes(tampered))
+        report = verify_filing(target)
+        assert report.exit_code == 1 and failed(report), (position, report.verdict)
+
+
+def test_an_unreachable_timestamp_authority_stops_signing(signed_filing, pki):
+    data = signed_filing.read_bytes()
+    unsigned = data[: revision_end(data, open_reader(data), 0)]
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(InputError, match="timestamp authority"):
+        sign_pdf(unsigned, pki["signer"], PASSPHRASE, tsa_url=f"http://127.0.0.1:{port}/tsa")
+    with pytest.raises(InputError, match="http"):
+        sign_pdf(unsigned, pki["signer"], PASSPHRASE, tsa_url="ftp://example.invalid/tsa")

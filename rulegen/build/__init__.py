@@ -51,6 +51,7 @@ class BuildOptions:
     sign_size: str = "letter"
     print_proof: bool = False
     use_cache: bool = True
+    tsa: str | None = None  # an RFC 3161 timestamp authority's URL; the signature then carries its timestamp
 
 
 @dataclass
@@ -208,7 +209,7 @@ def build(path: Path, options: BuildOptions, *, display: str | None = None, prog
     rules_pdf = rules_pdf_from_html(offering, html, attachments, fetcher)
     step("rules.pdf")
     if options.sign is not None:
-        rules_pdf = sign_pdf(rules_pdf, options.sign, passphrase_from_env())
+        rules_pdf = sign_pdf(rules_pdf, options.sign, passphrase_from_env(), tsa_url=options.tsa)
         step("sign")
 
     files = {RULES_PDF: rules_pdf, RULES_HTML: outputs[RULES_HTML], SIGNAGE_PDF: signage_pdf,

@@ -64,6 +64,9 @@ def register(app: typer.Typer) -> None:
             show_default=False)] = None,
         sign_size: Annotated[str, typer.Option("--sign-size", help="Table sign size: letter, tabloid, a4 or a3.")] = "letter",
         print_proof: Annotated[bool, typer.Option("--print", help="Table sign as a printer's proof: bleed and crop marks.")] = False,
+        tsa: Annotated[str | None, typer.Option(
+            "--tsa", help="With --sign: an RFC 3161 timestamp authority's URL; the signature carries its timestamp "
+                          "(the only network access a build makes).", show_default=False)] = None,
     ) -> None:
         """Validate, compute the math and render rules.pdf, rules.html, signage.pdf, math-appendix.pdf, manifest.json."""
         from rulegen.build import BuildOptions
@@ -79,8 +82,11 @@ def register(app: typer.Typer) -> None:
             if not files:
                 typer.echo("rulegen: error: no bundled sample offerings were found", err=True)
                 raise typer.Exit(code=int(ExitCode.UNUSABLE))
+        if tsa is not None and sign is None:
+            typer.echo("rulegen: error: --tsa timestamps a signature; give --sign ID.p12 too", err=True)
+            raise typer.Exit(code=int(ExitCode.UNUSABLE))
         options = BuildOptions(out_dir=out, final=final, sign=sign, previous=previous, sign_size=sign_size,
-                               print_proof=print_proof)
+                               print_proof=print_proof, tsa=tsa)
         status = 0
         with _progress_display(sys.stderr is not None) as progress:
             for path, display in files:

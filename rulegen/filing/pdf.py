@@ -191,6 +191,15 @@ def check_cms_structure(der: bytes, trust_roots=()) -> str:
                                                               "parameters": core.Null()})
         else:
             expected_algorithm = algos.SignedDigestAlgorithm({"algorithm": signature_algorithm["algorithm"].dotted})
+        unsigned = signer_info["unsigned_attrs"]
+        tokens = []
+        if unsigned.native is not None:
+            # The only unsigned attribute rulegen writes: one RFC 3161 timestamp token (--tsa), itself signed by
+            # the authority over the signature value; its certificates are checked like the signer's below.
+            if (len(unsigned) != 1 or unsigned[0]["type"].native != "signature_time_stamp_token"
+                    or len(unsigned[0]["values"]) != 1):
+                raise FilingFormatError("the signature carries unsigned attributes other than one timestamp token")
+            tokens = [unsigned[0]["values"][0]]
         rebuilt = cms.ContentInfo({
             "content_type": "signed_data",
             "content": cms.SignedData({
@@ -206,6 +215,7 @@ def check_cms_structure(der: bytes, trust_roots=()) -> str:
                     "signed_attrs": signer_info["signed_attrs"],
                     "signature_algorithm": expected_algorithm,
                     "signature": signer_info["signature"].native,
+                    **({"unsigned_attrs": unsigned} if tokens else {}),
                 })],
             }),
         }).dump()
@@ -219,10 +229,18 @@ def check_cms_structure(der: bytes, trust_roots=()) -> str:
                                 f"{first} of {len(der)} differs from the form rulegen signs in)")
     others = [c for c in certificates if c is not signer_cert]
     unverified = unverifiable_certificates(others, [signer_cert] + others, trust_roots)
+    token_certificates = []
+    for token in tokens:
+        try:
+            token_certificates = [c.chosen for c in token["content"]["certificates"] or []]
+        except Exception:
+            raise FilingFormatError("the timestamp token's certificates cannot be read") from None
+        unverified += unverifiable_certificates(token_certificates, token_certificates + certificates, trust_roots)
     if unverified:
         raise FilingFormatError("the signature carries certificate(s) whose own signature does not check: "
                                 + ", ".join(unverified))
-    return f"{len(certificates)} certificate(s), each bound or verifiable"
+    return (f"{len(certificates)} certificate(s), each bound or verifiable"
+            + (f"; a timestamp token with {len(token_certificates)} certificate(s), each verifiable" if tokens else ""))
 
 
 def unverifiable_certificates(candidates, pool, trust_roots=()) -> list[str]:

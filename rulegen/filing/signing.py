@@ -2,7 +2,7 @@
 
 Signing is an incremental update: the unsigned rendering stays byte for byte at the start of the signed
 file, so `rulegen verify --rebuild` can compare it with a fresh rendering. Nothing here is offline-hostile:
-no timestamp authority, no OCSP or CRL is contacted.
+no timestamp authority (unless --tsa names one), no OCSP or CRL is contacted.
 """
 
 from __future__ import annotations
@@ -94,8 +94,10 @@ def signer_name(p12_path, passphrase: bytes | None) -> str:
     return describe_name(cert.subject)
 
 
-def sign_pdf(pdf_bytes: bytes, p12_path, passphrase: bytes | None) -> bytes:
-    """rules.pdf signed (PAdES baseline B, SHA-256) as an incremental update of `pdf_bytes`."""
+def sign_pdf(pdf_bytes: bytes, p12_path, passphrase: bytes | None, *, tsa_url: str | None = None) -> bytes:
+    """rules.pdf signed (PAdES baseline B, SHA-256) as an incremental update of `pdf_bytes`; with `tsa_url`, the
+    signature also carries an RFC 3161 timestamp token from that authority (PAdES baseline T), fetched over HTTP
+    at signing time: the only network access rulegen makes, and only when asked."""
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.sign import fields, signers
 
@@ -122,9 +124,22 @@ def sign_pdf(pdf_bytes: bytes, p12_path, passphrase: bytes | None) -> bytes:
         reason="Rules submission: filed as final",
         name=describe_name(cert.subject),
     )
+    timestamper = None
+    if tsa_url is not None:
+        from pyhanko.sign.timestamps import HTTPTimeStamper
+
+        if not tsa_url.startswith(("http://", "https://")):
+            raise InputError(f"--tsa {tsa_url}: a timestamp authority is an http:// or https:// URL")
+        timestamper = HTTPTimeStamper(tsa_url, timeout=30)
     output = io.BytesIO()
     writer = IncrementalPdfFileWriter(io.BytesIO(pdf_bytes), strict=True)
-    signers.sign_pdf(writer, metadata, signer=signer, output=output)
+    try:
+        signers.sign_pdf(writer, metadata, signer=signer, output=output, timestamper=timestamper)
+    except Exception as exc:
+        if timestamper is None:
+            raise
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"the timestamp authority {tsa_url} gave no usable timestamp: {reason}") from None
     signed = output.getvalue()
     if not signed.startswith(pdf_bytes):  # the promise verify --rebuild depends on
         raise RuntimeError("signing changed the unsigned rendering")

@@ -78,6 +78,8 @@ class VerifyReport:
     strict: bool = False
     seconds: float = 0.0
     rules_sha256: str | None = None
+    timestamp: str | None = None  # the RFC 3161 timestamp's time, when the signature carries one
+    timestamp_authority: str | None = None
     offering_id: str | None = None
     operator: str | None = None
     jurisdiction: str | None = None
@@ -177,6 +179,8 @@ class VerifyReport:
             "signer": {"name": self.signer, "subject": self.signer_subject,
                        "certificate_sha256": self.signer_fingerprint} if self.signed else None,
             "signing_time": self.signing_time,
+            "timestamp": {"time": self.timestamp, "authority": self.timestamp_authority}
+            if self.timestamp_authority else None,
             "trust": self.trust_status,
             "trusted": self.trusted,
             "checks": [{**asdict(c), "status": c.status} for c in self.checks],
@@ -448,6 +452,7 @@ class _Verifier:
                                            "no longer matches the one signed)")
         else:
             report.add("signature", False, "the signature value does not verify with the signer's certificate")
+        self._timestamp(status, signing_time)
         coverage = getattr(status.coverage, "name", str(status.coverage))
         if coverage == "ENTIRE_FILE":
             report.add("coverage", True, "the signature covers the whole file")
@@ -480,6 +485,33 @@ class _Verifier:
             report.add("trust", False, f"signer {report.signer} (issued by {issuer}) does not chain to any of the "
                                        f"{len(self.roots)} trust root(s) at the signing time"
                        + (f" ({getattr(problem, 'name', problem)})" if problem else ""))
+
+    def _timestamp(self, status, signing_time) -> None:
+        """The RFC 3161 timestamp a --tsa signature carries: its time, its authority, whether it holds."""
+        report = self.report
+        stamp = getattr(status, "timestamp_validity", None)
+        if stamp is None:
+            report.add("timestamp", None, "none: the signing time is the signer's own claim (sign with --tsa URL "
+                                          "for an RFC 3161 timestamp)")
+            return
+        when = getattr(stamp, "timestamp", None)
+        try:
+            authority = _asn1_name(stamp.signing_cert)
+        except Exception:
+            authority = "an unnamed authority"
+        report.timestamp = when.isoformat() if when else None
+        report.timestamp_authority = authority
+        if not (stamp.intact and stamp.valid):
+            report.add("timestamp", False, f"the timestamp token from {authority} does not verify: it was changed "
+                                           "or does not belong to this signature")
+        elif not stamp.trusted:
+            report.add("timestamp", False, f"the timestamp authority {authority} does not chain to a trust root "
+                                           "(--trust or RULEGEN_TRUST)")
+        else:
+            drift = abs((when - signing_time).total_seconds()) if when and signing_time else None
+            report.add("timestamp", True, f"RFC 3161 timestamp {_when(when)} by {authority}, intact, valid and "
+                                          "trusted" + (f"; the signer's own claim differs by {drift:.0f} s"
+                                                       if drift is not None and drift >= 1 else ""))
 
     def _certificate(self, cert, signing_time) -> None:
         report = self.report
