@@ -43,6 +43,7 @@ result does not depend on the thread count or schedule.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from itertools import permutations
 
@@ -64,15 +65,20 @@ def deltas_of(cc: np.ndarray) -> np.ndarray:
 
 
 def analyse_hands(holes: np.ndarray, ante: np.ndarray, cc: np.ndarray, scale: int, net_low: int, net_size: int,
-                  gross_size: int):
+                  gross_size: int, threads: int | None = None):
     """The exact analysis of the starting hands whose representative hole cards are the rows of `holes`.
 
     `ante` and `cc` are the integer payouts per pay class (odds times `scale`), `cc` non-decreasing. Returns
     per hand, as `rulegen.math.kernels.analyse_hands` does and equal to it: ev1[., 3], choice1, choice2[., 2,
-    1326], down and middle decision counts, ties, and the net-result and gross-payout histograms.
+    1326], down and middle decision counts, ties, and the net-result and gross-payout histograms. The hands
+    run on `threads` threads (default: numba's thread count), the costliest first; each writes only its own
+    rows, so the result does not depend on the threads or their order.
     """
-    from rulegen.math.exact_kernels import analyse_hands as kernel
+    import numba
 
+    from rulegen.math.exact_kernels import analyse_hand
+
+    holes = np.ascontiguousarray(holes, dtype=np.int64)
     ante = np.ascontiguousarray(ante, dtype=np.int64)
     cc = np.ascontiguousarray(cc, dtype=np.int64)
     if ante.shape != (11,) or cc.shape != (11,):
@@ -82,5 +88,37 @@ def analyse_hands(holes: np.ndarray, ante: np.ndarray, cc: np.ndarray, scale: in
     largest = 2 * int(np.abs(ante).max()) + 9 * int(np.abs(cc).max()) + 9 * scale
     if LEAVES_PER_HAND * largest > INT64_MAX:
         raise OverflowError("payouts this large overflow the exact 64-bit sums")
-    return kernel(np.ascontiguousarray(holes, dtype=np.int64), suit_permutations(), ante, cc, deltas_of(cc),
-                  scale, net_low, net_size, gross_size)
+    n = holes.shape[0]
+    ev1 = np.zeros((n, 3), dtype=np.int64)
+    choice1 = np.zeros(n, dtype=np.int64)
+    choice2 = np.full((n, 2, 1326), -1, dtype=np.int8)
+    down_counts = np.zeros((n, 3), dtype=np.int64)
+    middle_counts = np.zeros((n, 3), dtype=np.int64)
+    ties = np.zeros((n, 3), dtype=np.int64)
+    net_hist = np.zeros((n, net_size), dtype=np.int64)
+    gross_hist = np.zeros((n, gross_size), dtype=np.int64)
+    perms = suit_permutations()
+    deltas = deltas_of(cc)
+
+    def one(c: int) -> None:
+        choice1[c] = analyse_hand(holes[c, 0], holes[c, 1], perms, ante, cc, deltas, scale, net_low, ev1[c],
+                                  choice2[c], down_counts[c], middle_counts[c], ties[c], net_hist[c], gross_hist[c])
+
+    # Offsuit hands have the most across orbits (757), pairs fewer (469), suited hands the fewest (367).
+    order = sorted(range(n), key=lambda c: -_orbit_count(int(holes[c, 0]), int(holes[c, 1])))
+    workers = min(threads or numba.get_num_threads(), n)
+    if n:
+        one(order[0])  # in this thread first: loads (or compiles) the kernel once
+    if workers <= 1:
+        for c in order[1:]:
+            one(c)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(one, order[1:]))
+    return ev1, choice1, choice2, down_counts, middle_counts, ties, net_hist, gross_hist
+
+
+def _orbit_count(h0: int, h1: int) -> int:
+    if h0 >> 2 == h1 >> 2:
+        return 469
+    return 367 if h0 & 3 == h1 & 3 else 757

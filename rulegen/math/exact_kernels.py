@@ -9,7 +9,7 @@ the hole, in increasing order), so a set of them is a 50-bit mask and a pair of 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.extending import overload
 
 from rulegen.math.fasteval import popcount
@@ -382,10 +382,12 @@ def _choose(fold, one, three):
     return choice, best
 
 
-@njit(cache=True)
-def _analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, choice2, down_counts, middle_counts,
-                  ties, net_hist, gross_hist):
-    """The exact analysis of one starting hand (see rulegen.math.exact); returns the Across choice."""
+@njit(cache=True, nogil=True)
+def analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, choice2, down_counts, middle_counts,
+                 ties, net_hist, gross_hist):
+    """The exact analysis of the starting hand with hole cards h0, h1 (see rulegen.math.exact), written into
+    its own rows of the result arrays; returns the Across choice. Releases the GIL, so starting hands run on
+    several threads at once."""
     cards, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, exactly = _hand_tables(h0, h1, ante, cc)
     canonical = _across_orbits(h0, h1, cards, suit_perms)
     weights = np.zeros(N_LOCAL_PAIRS, dtype=np.int64)
@@ -490,22 +492,3 @@ def _analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, cho
                     net_hist[net - net_low] += count
                     gross_hist[gross] += count
     return ch1
-
-
-@njit(cache=True, parallel=True)
-def analyse_hands(holes, suit_perms, ante, cc, deltas, scale, net_low, net_size, gross_size):
-    """The exact analysis of the starting hands in `holes` (one row each), in parallel over them. Returns
-    per hand the arrays `rulegen.math.kernels.analyse_hands` returns, equal to them."""
-    n = holes.shape[0]
-    ev1 = np.zeros((n, 3), dtype=np.int64)
-    choice1 = np.zeros(n, dtype=np.int64)
-    choice2 = np.full((n, 2, N_GLOBAL_PAIRS), -1, dtype=np.int8)
-    down_counts = np.zeros((n, 3), dtype=np.int64)
-    middle_counts = np.zeros((n, 3), dtype=np.int64)
-    ties = np.zeros((n, 3), dtype=np.int64)
-    net_hist = np.zeros((n, net_size), dtype=np.int64)
-    gross_hist = np.zeros((n, gross_size), dtype=np.int64)
-    for c in prange(n):
-        choice1[c] = _analyse_hand(holes[c, 0], holes[c, 1], suit_perms, ante, cc, deltas, scale, net_low, ev1[c],
-                                   choice2[c], down_counts[c], middle_counts[c], ties[c], net_hist[c], gross_hist[c])
-    return ev1, choice1, choice2, down_counts, middle_counts, ties, net_hist, gross_hist

@@ -2,8 +2,18 @@
 
 Each timed step runs in a fresh Python process (nothing memoised in process) with an empty RULEGEN_CACHE_DIR
 ("cold" = no result cache), after one warm-up that fills numba's compile cache; the compile cost is measured
-apart, with an empty NUMBA_CACHE_DIR. Medians of several runs; the core count is printed. Finally the slow
-tests (the full analysis) run under pytest.
+apart, with an empty NUMBA_CACHE_DIR ("first run"). Medians of several runs; the core count, the load average
+and each step's CPU time are printed (on a shared machine the wall time follows the load).
+
+The exact main-game analysis is timed three ways, for the fast algorithm (rulegen.math.exact) and, in the same
+run, the previous one (main_game.run_reference_kernel), whose ratio is printed:
+- cold: a fresh process, the result cache empty; the timer runs around analyse_main_game only, so it includes
+  importing numba and loading the compiled kernels from numba's cache (numba's fixed start-up is printed apart);
+- warm: the same process analyses two more paytables (HOUSE, an odd table) after a first one: what each further
+  table costs in a session, a sweep or a regulator's batch;
+- first run: numba's compile cache empty too (compilation included).
+Then the fast and the previous analyses are compared on all 169 starting hands for the standard, HOUSE and an
+odd paytable: every array of every hand, and the whole report, equal. Finally the slow tests run under pytest.
 """
 
 from __future__ import annotations
@@ -20,11 +30,81 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
+REFERENCE = """
+from rulegen.math import main_game as _mg
+_mg.run_kernel = _mg.run_reference_kernel
+"""
+
+WARM = """
+from fractions import Fraction
+from rulegen.game import STANDARD_RULES, Paytable
+from rulegen.math.main_game import analyse_main_game
+HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 10,
+                               "flush": 8, "straight": 5, "three_of_a_kind": 3, "two_pair": 2,
+                               "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+ODD = Paytable.from_mapping({"royal_flush": 400, "straight_flush": 75, "four_of_a_kind": 30, "full_house": 9,
+                             "flush": Fraction(13, 2), "straight": 4, "three_of_a_kind": 3, "two_pair": 2,
+                             "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+analyse_main_game(STANDARD_RULES, use_cache=False, monte_carlo_rounds=0)
+seconds, cpu = [], []
+for table in (HOUSE, ODD):
+    t = time.perf_counter(); c = time.process_time()
+    analyse_main_game((table, STANDARD_RULES.ante), use_cache=False, monte_carlo_rounds=0)
+    seconds.append(time.perf_counter() - t); cpu.append(time.process_time() - c)
+out["seconds"] = statistics.median(seconds); out["cpu"] = statistics.median(cpu)
+"""
+
+COMPARE = """
+from fractions import Fraction
+import numpy as np
+from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS, Paytable
+from rulegen.math import main_game as mg
+HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 10,
+                               "flush": 8, "straight": 5, "three_of_a_kind": 3, "two_pair": 2,
+                               "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+THIRDS = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 50, "four_of_a_kind": 25,
+                                "full_house": Fraction(22, 3), "flush": Fraction(20, 3), "straight": 4,
+                                "three_of_a_kind": 3, "two_pair": Fraction(5, 3), "pair_sixes_or_better": 1})
+fast_kernel = mg.run_kernel
+checked = []
+for name, table in (("standard", STANDARD_CRISS_CROSS), ("HOUSE", HOUSE), ("thirds", THIRDS)):
+    runs = {}
+    for which, kernel in (("fast", fast_kernel), ("reference", mg.run_reference_kernel)):
+        mg.run_kernel = kernel
+        runs[which] = (kernel(table, STANDARD_ANTE), mg.analyse_main_game((table, STANDARD_ANTE), use_cache=False,
+                                                                         monte_carlo_rounds=0))
+    (fast_run, fast_report), (ref_run, ref_report) = runs["fast"], runs["reference"]
+    arrays_equal = all(np.array_equal(np.asarray(a), np.asarray(b))
+                       for f, r in zip(fast_run[1], ref_run[1]) for a, b in zip(f, r))
+    report_equal = repr(fast_report) == repr(ref_report)
+    checked.append({"table": name, "hands": len(fast_run[1]), "arrays_equal": arrays_equal,
+                    "report_equal": report_equal})
+out["checked"] = checked
+"""
+
 STEPS = {
+    "numba_startup": """
+t = time.perf_counter()
+import numpy as np
+from rulegen.math.exact_kernels import pay_classes_of
+pay_classes_of(np.zeros((1, 5), dtype=np.int64))
+out["seconds"] = time.perf_counter() - t
+""",
+    "main_game_warm": WARM,
+    "reference_cold": REFERENCE + """
+from rulegen.game import STANDARD_RULES
+t = time.perf_counter(); c = time.process_time()
+_mg.analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
+out["seconds"] = time.perf_counter() - t; out["cpu"] = time.process_time() - c
+""",
+    "reference_warm": REFERENCE + WARM,
+    "fast_equals_reference": COMPARE,
     "main_game_cold": """
 from rulegen.game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
-t = time.perf_counter(); analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0); out["seconds"] = time.perf_counter() - t
+t = time.perf_counter(); c = time.process_time()
+analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
+out["seconds"] = time.perf_counter() - t; out["cpu"] = time.process_time() - c
 """,
     "main_game_with_monte_carlo_cold": """
 from rulegen.game import STANDARD_RULES
@@ -111,23 +191,39 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-slow", action="store_true")
     args = parser.parse_args()
-    print(f"cores: {os.cpu_count()}; runs per figure: {args.runs}; medians")
+    print(f"cores: {os.cpu_count()}; runs per figure: {args.runs}; medians; load average at start: "
+          + ", ".join(f"{v:.1f}" for v in os.getloadavg()))
 
-    # the compile cost, apart: every compiled function with an empty numba cache
-    numba_dir = tempfile.mkdtemp(prefix="rulegen-bench-numba-")
-    compile_env = fresh_env(NUMBA_CACHE_DIR=numba_dir)
+    # the first run, compile included: every compiled function with an empty numba cache (the main game first,
+    # so its figure is its own kernels' compilation)
+    compile_env = fresh_env(NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="rulegen-bench-numba-"))
     compile_seconds = {}
-    for step in ("max_win_cold", "five_and_six_card_bonus_cold", "main_game_cold"):
+    for step in ("main_game_cold", "max_win_cold", "five_and_six_card_bonus_cold"):
         compile_seconds[step] = run(step, compile_env)["seconds"]
-    print(f"first run with an empty numba cache (compile included): "
-          + ", ".join(f"{k} {v:.2f} s" for k, v in compile_seconds.items()))
+    reference_first = run("reference_cold", fresh_env(NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="rulegen-bench-numba-")))
+    print("first run with an empty numba cache (compile included): "
+          + ", ".join(f"{k} {v:.2f} s" for k, v in compile_seconds.items())
+          + f"; previous main-game analysis {reference_first['seconds']:.2f} s")
     run("main_game_with_monte_carlo_cold", fresh_env())  # warm numba's own cache for the default location
+    run("reference_cold", fresh_env())
+
+    startup = [run("numba_startup", fresh_env())["seconds"] for _ in range(args.runs)]
+    print(f"numba start-up in a fresh process (import, first cached kernel loaded): {statistics.median(startup):.3f} s")
+    for fast_step, reference_step, label in (
+            ("main_game_cold", "reference_cold", "exact main-game analysis, cold (fresh process, no result cache)"),
+            ("main_game_warm", "reference_warm", "exact main-game analysis, warm (another paytable, same process)")):
+        fast = [run(fast_step, fresh_env()) for _ in range(args.runs)]
+        reference = [run(reference_step, fresh_env()) for _ in range(args.runs)]
+        f, r = (statistics.median(x["seconds"] for x in runs) for runs in (fast, reference))
+        fc, rc = (statistics.median(x["cpu"] for x in runs) for runs in (fast, reference))
+        runs_text = ", ".join(f"{x['seconds']:.2f}" for x in fast)
+        print(f"{label}: {f:.3f} s (CPU {fc:.2f} s; runs {runs_text})"
+              f"{' OK' if f < 1.0 else ' OVER 1 s'}; previous {r:.3f} s (CPU {rc:.2f} s); ratio {r / f:.1f}x")
 
     figures = {}
     for step, label, target in (
             ("tables", "evaluator tables (pure Python build)", None),
-            ("main_game_cold", "full exact main-game analysis, cold result cache", 20.0),
-            ("main_game_with_monte_carlo_cold", "... with the 2,000,000-round Monte Carlo", None),
+            ("main_game_with_monte_carlo_cold", "exact analysis with the 2,000,000-round Monte Carlo, cold", None),
             ("main_game_cached", "same paytable again, same process", 1.0),
             ("main_game_cached_new_process", "same paytable again, new process (disk cache)", 1.0),
             ("five_and_six_card_bonus_cold", "Five + Six Card Bonus tables, cold", 2.0),
@@ -137,6 +233,12 @@ def main() -> None:
         figures[step] = statistics.median(values)
         verdict = "" if target is None else (" OK" if figures[step] < target else f" OVER {target} s")
         print(f"{label}: {figures[step]:.3f} s (runs: {', '.join(f'{v:.2f}' for v in values)}){verdict}")
+
+    checked = run("fast_equals_reference", fresh_env())["checked"]
+    for row in checked:
+        print(f"fast = previous on {row['table']} ({row['hands']} starting hands): every array "
+              f"{'EQUAL' if row['arrays_equal'] else 'DIFFERENT'}, the report "
+              f"{'EQUAL' if row['report_equal'] else 'DIFFERENT'}")
 
     bulk = [run("bulk_evaluation", fresh_env()) for _ in range(args.runs)]
     ours = statistics.median(b["ours_hands_per_second"] for b in bulk)
