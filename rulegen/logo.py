@@ -81,8 +81,10 @@ def _png_pixels(data: bytes) -> tuple[int, int]:
     import io
     import warnings
 
-    from PIL import Image
+    from PIL import Image, ImageFile
 
+    lenient = ImageFile.LOAD_TRUNCATED_IMAGES  # WeasyPrint turns this on for the whole process when imported
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -96,6 +98,8 @@ def _png_pixels(data: bytes) -> tuple[int, int]:
         raise
     except Exception as exc:  # Pillow raises many kinds (OSError, SyntaxError, DecompressionBombWarning ...)
         raise LogoRefused(f"the PNG does not decode completely ({_short(exc)}); save it again") from None
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
     return (width, height)
 
 

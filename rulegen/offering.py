@@ -74,6 +74,30 @@ class Offering:
     data: dict
     positions: dict[Path_, tuple[int, int]] = field(repr=False)  # node path -> (line, column) of its value
     key_positions: dict[Path_, tuple[int, int]] = field(repr=False)  # mapping entry path -> its key
+    _logo: object = field(default=None, repr=False, compare=False)  # (Logo | None) or LogoRefused, once read
+
+    def logo(self):
+        """The logo the offering names, read once from its folder and checked (`rulegen.logo`), or None.
+
+        Every later use (validation, rendering, the manifest's hash, the attachment) gets these same bytes;
+        `LogoRefused` says why a named logo cannot be used.
+        """
+        from rulegen.logo import LogoRefused, read_logo
+
+        if self._logo is None:
+            head = self.data.get("offering") if isinstance(self.data, dict) else None
+            operator = head.get("operator") if isinstance(head, dict) else None
+            name = operator.get("logo") if isinstance(operator, dict) else None
+            if not isinstance(name, str) or not name:
+                self._logo = (None,)
+            else:
+                try:
+                    self._logo = (read_logo(self.folder, name),)
+                except LogoRefused as refusal:
+                    self._logo = refusal
+        if isinstance(self._logo, LogoRefused):
+            raise self._logo
+        return self._logo[0]  # type: ignore[index]
 
     @property
     def sha256(self) -> str:

@@ -113,20 +113,21 @@ def relative_parts(relative: str) -> tuple[str, ...]:
     if not relative or relative.strip() != relative:
         raise UnsafeFile(relative, "names no file" if not relative.strip() else "begins or ends with a space")
     if "://" in relative or relative.startswith(("//", "data:")):
-        raise UnsafeFile(relative, "is a URL; a file beside the offering file is named by its relative path")
+        raise UnsafeFile(relative, "a file beside the offering file is named by its path, not a URL")
     if "\\" in relative:
-        raise UnsafeFile(relative, "holds a backslash; use '/' between folder names")
+        raise UnsafeFile(relative, "the path holds a backslash; use '/' between folder names")
     if ":" in relative:
-        raise UnsafeFile(relative, "holds a ':' (a drive or a URL scheme); name a file relative to the offering file")
+        raise UnsafeFile(relative, "the path holds a ':' (a drive or a URL scheme), not a file name relative to the "
+                                   "offering file")
     if "\x00" in relative:
         raise UnsafeFile(relative, "holds a NUL character")
     pure = PurePosixPath(relative)
     if pure.is_absolute():
-        raise UnsafeFile(relative, "is absolute; a path is relative to the offering file's folder")
+        raise UnsafeFile(relative, "the path is relative to the offering file's folder, not absolute")
     parts = tuple(part for part in relative.split("/"))
     if any(part in ("", ".", "..") for part in parts):
-        raise UnsafeFile(relative, "holds an empty, '.' or '..' step; name the file by its plain path inside the "
-                                   "offering file's folder")
+        raise UnsafeFile(relative, "the path holds an empty, '.' or '..' step, which could lead outside the offering "
+                                   "file's folder; name the file by its plain path inside it")
     return parts
 
 

@@ -234,7 +234,7 @@ def test_logo_is_attached(tmp_path):
     folder.mkdir()
     sample = next(s for s in SAMPLES if "pa" in s.stem)
     png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                        "1f15c4890000000d49444154789c63f80f00000101000518d84e0000000049454e44ae426082")
+                        "1f15c4890000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082")
     (folder / "logo.png").write_bytes(png)
     text = sample.read_text().replace('    licence:', '    logo: logo.png\n    licence:', 1)
     (folder / "offer.yaml").write_text(text)

@@ -38,7 +38,8 @@ limits:
 signoff:
   - {role: prepared, name: Dana Whitfield, title: Table Games Compliance Manager, date: 2026-11-02}
 """
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c636060"
+                    "6060000000050001a5f645400000000049454e44ae426082")  # a 1 x 1 PNG that decodes completely
 OUTPUTS = {"rules.html": b"<p>rules</p>", "signage.pdf": b"%PDF sign", "math-appendix.pdf": b"%PDF math",
            "rules.pdf": b"%PDF not hashed", "manifest.json": b"{}"}
 

@@ -57,7 +57,15 @@ VERDICTS = {
     "line_separator_in_comment.yaml": (2, "U+2028 line separator"),
     "date_before_1980.yaml": (0, ""),
     "id_newline.yaml": (1, "offering.id is 'test-pa\\n'"),
+    "logo_dotdot_inside.yaml": (1, "'..' step"),
+    "logo_backslash.yaml": (1, "backslash"),
+    "logo_drive.yaml": (1, "a drive"),
+    "logo_svg_use_bomb.yaml": (1, "more than 20,000 elements once its <use> references are expanded"),
+    "logo_svg_script.yaml": (1, "<script>"),
+    "logo_svg_cross_file.yaml": (1, "refer only to parts of itself"),
+    "logo_png_truncated.yaml": (1, "does not decode completely"),
 }
+ASSETS = [p for p in HOSTILE.iterdir() if p.suffix in (".png", ".svg")]  # the logos the corpus names
 
 # Files the loader refuses with exit 1 (the offering is wrong, not unreadable): diff cannot compare them either.
 REFUSED_AT_LOAD = {"duplicate_keys.yaml", "number_huge.yaml", "number_exponent_ante.yaml", "money_many_digits.yaml",
@@ -95,13 +103,14 @@ def test_logo_symlink_out_of_the_folder_is_refused(tmp_path):
     os.symlink(secret, folder / "logo.png")
     result = CliRunner().invoke(app, ["validate", str(folder / "pa.yaml")])
     assert result.exit_code == 1
-    assert "outside the offering file's folder" in result.stdout
+    assert "symbolic link" in result.stdout
 
 
 def test_a_folder_with_hostile_files_among_valid_ones_reports_each_and_goes_on(tmp_path):
     for name in VERDICTS:
         shutil.copy(HOSTILE / name, tmp_path / name)
-    shutil.copy(HOSTILE / "not-an-image.png", tmp_path)
+    for asset in ASSETS:
+        shutil.copy(asset, tmp_path)
     for code in ("md", "nj", "pa", "house"):
         shutil.copy(HOSTILE.parent / f"correct_{code}.yaml", tmp_path / f"correct_{code}.yaml")
     result = CliRunner().invoke(app, ["validate", str(tmp_path), "--format", "json"])
@@ -133,7 +142,8 @@ def test_every_command_answers_each_hostile_file_without_a_traceback(tmp_path, m
     folder = tmp_path / "offering"
     folder.mkdir()
     shutil.copy(HOSTILE / name, folder / name)
-    shutil.copy(HOSTILE / "not-an-image.png", folder)
+    for asset in ASSETS:
+        shutil.copy(asset, folder)
     out = tmp_path / "out"
     commands = {
         "math": ["math", str(folder / name), "--json"],
@@ -181,3 +191,38 @@ def test_a_mebibyte_of_keys_is_answered_at_the_limit(tmp_path):
     assert "table holds more than 256 keys" in result.stdout
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"{tmp_path / 'keys.yaml'}:259:3:")
+
+
+def test_a_logo_swapped_after_it_is_read_is_not_what_the_filing_carries(tmp_path, math_cache, monkeypatch):
+    """The race of a link swapped between the checks and the attachment: the logo is read once, so the swap,
+    made here by a hook right after the read, reaches nothing the build writes."""
+    import rulegen.logo as logo_module
+    from rulegen.filing.pdf import embedded_files, open_reader
+
+    folder = tmp_path / "offering"
+    folder.mkdir()
+    text = (HOSTILE.parent / "correct_pa.yaml").read_text().replace(
+        "    licence: Certificate holder 1234\n", "    licence: Certificate holder 1234\n    logo: logo.png\n")
+    (folder / "pa.yaml").write_text(text)
+    genuine = (HOSTILE / "logo-ok.png").read_bytes()
+    (folder / "logo.png").write_bytes(genuine)
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(genuine[:-12] + b"SECRET-BYTES")
+    check = logo_module.check_logo
+
+    def swap_then_check(name, data):
+        (folder / "logo.png").unlink()
+        os.symlink(secret, folder / "logo.png")
+        return check(name, data)
+
+    monkeypatch.setattr(logo_module, "check_logo", swap_then_check)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(folder / "pa.yaml"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    built = next(out.iterdir())
+    attached = {f.name: f.data for f in embedded_files(open_reader((built / "rules.pdf").read_bytes()))}
+    assert attached["logo.png"] == genuine
+    manifest = json.loads((built / "manifest.json").read_text())
+    assert manifest["logo"]["sha256"] == __import__("hashlib").sha256(genuine).hexdigest()
+    for output in built.iterdir():
+        assert b"SECRET-BYTES" not in output.read_bytes(), output.name

@@ -30,7 +30,9 @@ def folders(tmp_path):
 
 
 def fetcher(offering):
-    return SafeFetcher(assets_dir(), offering)
+    """The fetcher as a build makes it: the logo's bytes, read once; here every image of the folder."""
+    files = {p.name: p.read_bytes() for p in offering.iterdir() if p.suffix in (".png", ".svg") and not p.is_symlink()}
+    return SafeFetcher(assets_dir(), files)
 
 
 def test_reads_a_shipped_font_and_the_logo(folders):
@@ -39,18 +41,27 @@ def test_reads_a_shipped_font_and_the_logo(folders):
     assert f.fetch("rulegen-asset:fonts/DejaVuSans.ttf").read()[:4] == b"\x00\x01\x00\x00"
     assert f.fetch("rulegen-offering:logo.png").read() == PNG
     assert f.fetch("rulegen-offering:logo.svg").content_type == "image/svg+xml"
-    assert f.fetch("rulegen-offering:link-in.png").read() == PNG  # a link that stays inside is fine
+
+
+def test_the_logo_is_served_from_the_bytes_given_never_read_again(folders):
+    offering, outside = folders
+    f = fetcher(offering)
+    (offering / "logo.png").unlink()
+    os.symlink(outside, offering / "logo.png")  # swapped after the read: the fetcher still has the bytes it was given
+    outside.write_bytes(b"\x89PNG\r\n\x1a\nsecret")
+    assert f.fetch("rulegen-offering:logo.png").read() == PNG
 
 
 @pytest.mark.parametrize("url, reason", [
-    ("rulegen-offering:../outside.png", "climbs out"),
-    ("rulegen-offering:link-out.png", "outside"),
+    ("rulegen-offering:../outside.png", "not it"),
+    ("rulegen-offering:link-out.png", "not it"),
+    ("rulegen-offering:link-in.png", "not it"),
     ("https://example.com/logo.png", "never reaches the network"),
     ("http://127.0.0.1/logo.png", "never reaches the network"),
     ("file:///etc/passwd", "file: URLs are not read"),
     ("rulegen-offering:not-an-image.png", "not a PNG or SVG"),
-    ("rulegen-offering:/etc/passwd", "absolute path"),
-    ("rulegen-offering:missing.png", "no such file"),
+    ("rulegen-offering:/etc/passwd", "not it"),
+    ("rulegen-offering:missing.png", "not it"),
     ("rulegen-asset:../../pyproject.toml", "climbs out"),
     ("rulegen-asset:fonts/LICENSE-DejaVu.txt", "not an asset type"),
     ("data:image/png;base64,AAAA", "data: scheme"),

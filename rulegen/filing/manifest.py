@@ -79,20 +79,14 @@ def offering_file_name(offering) -> str:
 
 
 def logo_of(offering) -> tuple[str, bytes] | None:
-    """(name, bytes) of the offering's logo, or None. The validator has already kept it inside the folder."""
-    head = (offering.data.get("offering") or {}) if isinstance(offering.data, dict) else {}
-    operator = head.get("operator") if isinstance(head.get("operator"), dict) else {}
-    logo = operator.get("logo")
-    if not logo or not isinstance(logo, str):
-        return None
-    folder = getattr(offering, "folder", None)
-    if folder is None:
-        return None
-    path = Path(folder) / logo
+    """(name, bytes) of the offering's logo, or None: the bytes the loader read once and validation judged."""
+    from rulegen.logo import LogoRefused
+
     try:
-        return PurePath(logo).as_posix(), path.read_bytes()
-    except OSError:
+        logo = offering.logo()
+    except LogoRefused:
         return None
+    return (PurePath(logo.name).as_posix(), logo.data) if logo is not None else None
 
 
 def software_versions() -> dict:

@@ -17,8 +17,9 @@ from rulegen.resources import assets_dir
 
 
 def fetcher_for(offering: Any) -> SafeFetcher:
-    """The only reader the renderer gets: the product's assets and the offering's own folder."""
-    return SafeFetcher(assets_dir(), offering.folder)
+    """The only reader the renderer gets: the product's assets, and the offering's logo as the loader read it."""
+    logo = offering.logo()
+    return SafeFetcher(assets_dir(), {logo.name: logo.data} if logo is not None else {})
 
 
 def effective_date(offering: Any) -> str | None:

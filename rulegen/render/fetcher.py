@@ -4,16 +4,19 @@ Templates name resources with two URL schemes of our own, never a machine path (
 PDFs come out the same on every machine):
 
   rulegen-asset:fonts/DejaVuSans.ttf    a file under templates/assets/
-  rulegen-offering:logo.png             a PNG or SVG inside the offering's folder (after symlinks)
+  rulegen-offering:logo.png             the offering's logo, served from the bytes the loader read once
 
-Everything else (http, https, ftp, file, data, a path that climbs out, a symlink that points out, a logo
-that is not a PNG or SVG) raises `FatalURLFetchingError`, which aborts the rendering: a document that
+The logo is never opened again by name here: the fetcher is handed the bytes that validation judged and
+the manifest hashes, so swapping the file between the checks and the rendering changes nothing. Everything
+else (http, https, ftp, file, data, any other file of the offering's folder, a path that climbs out of the
+assets, a logo that is not a PNG or SVG) raises `FatalURLFetchingError`, which aborts the rendering: a document that
 silently dropped a resource is worse than no document. WeasyPrint 70 requires a `URLFetcher` subclass.
 """
 
 from __future__ import annotations
 
 import mimetypes
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote, unquote
 
@@ -99,11 +102,11 @@ class SafeFetcher(URLFetcher):
     Every URL asked for is recorded in `fetched` (for tests and the build log); nothing touches the network.
     """
 
-    def __init__(self, assets: Path, offering_folder: Path | None = None):
+    def __init__(self, assets: Path, offering_files: Mapping[str, bytes] | None = None):
         super().__init__(allowed_protocols=(ASSET_SCHEME, OFFERING_SCHEME), allow_redirects=False,
                          fail_on_errors=True)
         self.assets = Path(assets)
-        self.offering_folder = Path(offering_folder) if offering_folder is not None else None
+        self.offering_files = dict(offering_files) if offering_files is not None else None
         self.fetched: list[str] = []
         self.refused: list[RefusedResource] = []  # WeasyPrint swallows some errors (inside SVG): we do not
 
@@ -140,10 +143,13 @@ class SafeFetcher(URLFetcher):
         return URLFetcherResponse(url, read_limited(path, url), {"Content-Type": kind})
 
     def _offering(self, url: str, relative: str) -> URLFetcherResponse:
-        if self.offering_folder is None:
+        if self.offering_files is None:
             raise RefusedResource(url, "this document reads nothing from an offering's folder")
-        path = inside(self.offering_folder, relative, url)
-        data = read_limited(path, url)
+        data = self.offering_files.get(relative)
+        if data is None:
+            raise RefusedResource(url, "only the offering's logo, as it was read and checked, is drawn; this is "
+                                       "not it")
+        path = PurePosixPath(relative)
         kind = image_type(data)
         if kind is None:
             raise RefusedResource(url, "not a PNG or SVG image (its bytes are neither)")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
-from pathlib import Path
 
 from rulegen.jurisdiction import FORMAT
 from rulegen.offering import Offering
@@ -12,7 +10,6 @@ from rulegen.resources import assets_dir
 from rulegen.validate.core import ANY, Check, Context, describe, dotted
 
 SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def signoff_present(ctx: Context, check: Check) -> None:
@@ -148,39 +145,14 @@ def _character_words(char: str) -> str:
 
 
 def logo_problem(offering: Offering, logo: str) -> str | None:
-    """Why a logo cannot be used, or None. It must be a PNG or SVG file inside the offering's folder."""
-    if "://" in logo or logo.startswith(("//", "data:")):
-        return "a logo is a file beside the offering file, not a URL"
-    candidate = Path(logo)
-    if candidate.is_absolute():
-        return "a logo path is relative to the offering file's folder, not absolute"
-    folder = offering.folder
-    lexical = Path(os.path.normpath(folder / candidate))
-    if folder != lexical and folder not in lexical.parents:
-        return "the path leads outside the offering file's folder; the logo must be inside it"
+    """Why the logo cannot be used, or None: judged on the bytes read once (`Offering.logo`), which are the
+    bytes the renderer draws, the manifest hashes and the filing attaches."""
+    from rulegen.logo import LogoRefused
+
     try:
-        resolved = (folder / candidate).resolve(strict=True)
-    except (OSError, RuntimeError):
-        return "no such file beside the offering file"
-    if folder != resolved and folder not in resolved.parents:
-        return "the path leads outside the offering file's folder (after following links); the logo must be inside it"
-    if not resolved.is_file():
-        return "not a file"
-    try:
-        with open(resolved, "rb") as handle:
-            head = handle.read(512)
-            size = resolved.stat().st_size
-    except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
-    if size > 5 * 1024 * 1024:
-        return "the logo is larger than 5 MiB"
-    if logo.lower().endswith(".png"):
-        if not head.startswith(PNG_MAGIC):
-            return "the file is not a PNG image"
-    elif logo.lower().endswith(".svg"):
-        text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
-        if not (text.startswith("<svg") or text.startswith("<?xml") or "<svg" in text):
-            return "the file is not an SVG image"
+        offering.logo()
+    except LogoRefused as refusal:
+        return str(refusal)
     return None
 
 
