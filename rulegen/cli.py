@@ -56,6 +56,9 @@ _register_commands()
 
 
 def main() -> None:
+    from rulegen import terminal
+
+    terminal.install()  # every character a command prints that could act on the terminal is shown escaped
     try:
         app(standalone_mode=True)
     except RulegenError as exc:

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from rulegen import terminal
 from rulegen.commands._common import report_error
 from rulegen.errors import ExitCode, RulegenError
 
@@ -20,7 +21,7 @@ def _progress_display(enabled: bool):
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    console = Console(stderr=True, force_terminal=None)
+    console = Console(file=terminal.raw(sys.stderr), force_terminal=None)
     show = enabled and (console.is_terminal or os.environ.get("RULEGEN_PROGRESS"))
     return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[step]}"),
                     TimeElapsedColumn(), console=console, transient=True, disable=not show)

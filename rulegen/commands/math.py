@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from rulegen import terminal
 from rulegen.commands._common import exits_cleanly
 from rulegen.errors import InvalidOfferingError
 
@@ -37,9 +39,11 @@ def print_tables(report: dict, title: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = Console(file=terminal.raw(sys.stdout))
     main = report["main_game"]
-    table = Table(title=f"{title}: main game (optimal strategy; per unit of one ante)")
+    from rich.markup import escape
+
+    table = Table(title=f"{escape(terminal.printable_line(title))}: main game (optimal strategy; per unit of one ante)")
     table.add_column("figure")
     table.add_column("value", justify="right")
     for label, value in (
@@ -125,7 +129,7 @@ def register(app: typer.Typer) -> None:
             ante = (data.get("limits") or {}).get("ante") or {}
             five = data.get("five_card_bonus") or {}
             counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
-            console = Console(stderr=True)
+            console = Console(file=terminal.raw(sys.stderr))
             show = console.is_terminal or bool(os.environ.get("RULEGEN_PROGRESS"))
             with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                           TimeElapsedColumn(), console=console, transient=True, disable=not show) as progress:
