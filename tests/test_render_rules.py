@@ -75,7 +75,7 @@ def test_maryland_states_no_other_states_rules_as_its_own():
     rules = " ".join(rule_texts(document))
     assert "A-2-3-4-5" not in rules and "ace, 2, 3, 4, 5" not in rules   # only in the marked reading
     assert "electronic sensor" not in text(document)
-    assert "wagering device at each betting position" in rules
+    assert "betting position a wagering device" in rules
 
 
 def test_maryland_fixed_top_prize_is_not_called_a_meter():
@@ -147,3 +147,31 @@ def test_amount_changes_reach_the_document():
     def limits(data):
         data["five_card_bonus"].update(minimum=Decimal("3"), maximum=Decimal("30"))
     assert "$3 to $30" in text(render("PA", limits))
+
+
+def test_the_rules_are_restated_in_our_own_words():
+    """No rule or list item repeats ten consecutive words of its jurisdiction's text (runs of numbers, as in the
+    rank order or a paytable, are facts, not sentences, and are left out)."""
+    from tests import regulation_labels
+    from rulegen import clauses
+
+    def words(value: str) -> list[str]:
+        return re.findall(r"[a-z0-9$]+", value.lower().replace("\\$", "$"))
+
+    from tests.test_render_concordance import configurations
+
+    for code in SAMPLES:
+        source = " " + " ".join(words((regulation_labels.TEXTS / clauses.load(code).source).read_text())) + " "
+        copied = []
+        documents = [render(code)] + [render(code, lambda data, new=new: (data.clear(), data.update(new)))
+                                      for _name, new in configurations(code)[::3]]
+        paragraphs = [found for document in documents for found in
+                      re.findall(r'<p class="rule"[^>]*>(.*?)</p>|<li data-clauses[^>]*>(.*?)</li>', document, re.S)]
+        for first, second in dict.fromkeys(paragraphs):
+            sentence = words(text(re.sub(r'<span class="cite">[^<]*</span>', "", first or second)))
+            for start in range(len(sentence) - 9):
+                run = sentence[start:start + 10]
+                if sum(token.isdigit() for token in run) < 3 and " " + " ".join(run) + " " in source:
+                    copied.append(" ".join(run))
+                    break
+        assert not copied, (code, copied)
