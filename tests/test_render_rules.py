@@ -175,3 +175,15 @@ def test_the_rules_are_restated_in_our_own_words():
                     copied.append(" ".join(run))
                     break
         assert not copied, (code, copied)
+
+
+def test_the_wheel_is_drawn_in_the_order_of_its_positions():
+    """New Jersey's tables give each prize a wheel position; the drawing follows them, not the rows."""
+    from rulegen.render import svg
+
+    rows = [{"label": "$2,500", "weight": None, "position": 2, "highlight": False},
+            {"label": "Top", "weight": None, "position": 0, "highlight": True},
+            {"label": "$50", "weight": None, "position": 1, "highlight": False}]
+    assert re.findall(r">(\$2,500|Top|\$50)<", str(svg.wheel(rows))) == ["Top", "$50", "$2,500"]
+    unpositioned = [{**row, "position": None} for row in rows]
+    assert re.findall(r">(\$2,500|Top|\$50)<", str(svg.wheel(unpositioned))) == ["$2,500", "Top", "$50"]

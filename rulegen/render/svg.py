@@ -138,7 +138,11 @@ def bar_chart(bars: list[tuple[str, float]], *, title: str, value_labels: list[s
 
 def wheel(segments: list[dict], *, size: int = 300) -> Markup:
     """The Bonus Spin wheel: one wedge per segment, sized by its weight where weights are given (equal wedges
-    otherwise), labelled with the segment's printed prize. `segments`: [{label, weight|None, highlight}]."""
+    otherwise), labelled with the segment's printed prize. `segments`: [{label, weight|None, highlight, position?}].
+    Where every segment carries the wheel position its table gives (New Jersey's Tables 3 to 5), the wedges go round
+    the wheel in that order from the pointer, not in the table's row order."""
+    if segments and all(s.get("position") is not None for s in segments):
+        segments = sorted(segments, key=lambda s: int(s["position"]))
     r = size / 2 - 10
     c = size / 2
     weights = [s.get("weight") for s in segments]
