@@ -435,6 +435,7 @@ def test_many_filings_and_folders_in_one_run(signed_filing, draft_filing, tmp_pa
     shutil.copytree(draft_filing.parent, batch / "c" / "draft")
     (batch / "d").mkdir()
     (batch / "d" / "rules.pdf").write_text("not a pdf")
+    shutil.copytree(draft_filing.parent, batch / "a" / ".filing-test-pa.new-123")  # a build being published
     tampered = batch / "b" / "filing-test-pa" / "signage.pdf"
     tampered.write_bytes(tampered.read_bytes() + b"!")
     result = CliRunner().invoke(app, ["verify", str(batch), str(tmp_path / "missing"), "--format", "json"])
@@ -672,6 +673,20 @@ def test_a_timestamped_signature_verifies_and_reports_its_timestamp(timestamped)
     assert payload["timestamp"] == {"time": report.timestamp, "authority": "Test Timestamp Authority"}
     contents = next(c for c in report.checks if c.name == "contents")
     assert "timestamp token" in contents.detail
+
+
+def test_a_timestamp_after_the_certificate_expired_fails_whatever_the_signer_claims(signed_filing, pki, tmp_path):
+    """The signer's clock says now (inside the certificate's 30 days); the authority says 60 days later."""
+    data = signed_filing.read_bytes()
+    unsigned = data[: revision_end(data, open_reader(data), 0)]
+    late = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=60)
+    with _tsa_module().TimestampAuthority(pki["ca_cert"], pki["ca_key"], fixed_time=late) as tsa:
+        stamped = sign_pdf(unsigned, pki["signer"], PASSPHRASE, tsa_url=tsa.url)
+    target = package_copy(signed_filing, tmp_path)
+    target.write_bytes(stamped)
+    report = verify_filing(target)
+    assert report.exit_code == 1
+    assert "at the timestamp's time" in failed(report)["certificate"], report.verdict
 
 
 def test_an_untimestamped_signature_says_its_time_is_the_signers_claim(signed_filing):

@@ -22,7 +22,7 @@ def tsa_identity(ca_cert, ca_key):
     cert = (x509.CertificateBuilder()
             .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Test Timestamp Authority")]))
             .issuer_name(ca_cert.subject).public_key(key.public_key()).serial_number(900)
-            .not_valid_before(now - dt.timedelta(days=1)).not_valid_after(now + dt.timedelta(days=30))
+            .not_valid_before(now - dt.timedelta(days=1)).not_valid_after(now + dt.timedelta(days=390))
             .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.TIME_STAMPING]), critical=True)
             .add_extension(x509.KeyUsage(True, True, False, False, False, False, False, False, False), critical=True)
             .sign(ca_key, hashes.SHA256()))
@@ -31,11 +31,12 @@ def tsa_identity(ca_cert, ca_key):
 
 
 class TimestampAuthority:
-    def __init__(self, ca_cert, ca_key) -> None:
+    def __init__(self, ca_cert, ca_key, fixed_time: dt.datetime | None = None) -> None:
+        """`fixed_time`: every token carries this time instead of the clock's (a test of a late timestamp)."""
         from pyhanko.sign.timestamps.dummy_client import DummyTimeStamper
 
         cert, key, ca = tsa_identity(ca_cert, ca_key)
-        self.stamper = DummyTimeStamper(tsa_cert=cert, tsa_key=key, certs_to_embed=[ca])
+        self.stamper = DummyTimeStamper(tsa_cert=cert, tsa_key=key, certs_to_embed=[ca], fixed_dt=fixed_time)
         self.requests = 0
         authority = self
 

@@ -300,7 +300,8 @@ def verify_filing(path, *, trust=None, rebuild: RulesRenderer | None = None, str
 
 def filing_paths(paths) -> list[tuple[Path, str | None]]:
     """Each path given, expanded: a file stands for itself; a build folder (one holding rules.pdf) for its
-    rules.pdf; any other folder for every rules.pdf under it, in name order. A path that holds no filing
+    rules.pdf; any other folder for every rules.pdf under it, in name order, leaving out hidden folders (a
+    build being published writes into `.<id>.new-PID/` first). A path that holds no filing
     comes back with the reason, so a batch reports it and goes on."""
     found: list[tuple[Path, str | None]] = []
     for item in paths:
@@ -309,7 +310,8 @@ def filing_paths(paths) -> list[tuple[Path, str | None]]:
             if (path / "rules.pdf").is_file():
                 found.append((path / "rules.pdf", None))
                 continue
-            under = sorted(p for p in path.rglob("rules.pdf") if p.is_file())
+            under = sorted(p for p in path.rglob("rules.pdf") if p.is_file()
+                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
             if not under:
                 found.append((path, f"{path} is a folder with no rules.pdf under it"))
             found.extend((p, None) for p in under)
@@ -525,10 +527,23 @@ class _Verifier:
         elif signing_time < not_before:
             report.add("certificate", False, f"the certificate was not yet valid ({_when(not_before)}) when the "
                                              f"filing was signed ({_when(signing_time)})")
+        elif (stamp_time := self._trusted_timestamp()) is not None and not (not_before <= stamp_time <= not_after):
+            report.add("certificate", False, f"the certificate was not valid ({_when(not_before)} to "
+                                             f"{_when(not_after)}) at the timestamp's time ({_when(stamp_time)}), "
+                                             "whatever time the signer claims")
         else:
+            stamped = any(c.name == "timestamp" and c.ok for c in report.checks)
             report.add("certificate", True, f"valid from {_when(not_before)} to {_when(not_after)}, so at the "
-                                            "signing time (offline: the time is the signer's own claim, no timestamp "
-                                            "authority)")
+                                            "signing time" + (" (the signer's claim; the timestamp above dates the "
+                                                              "signature independently)" if stamped else
+                                                              " (the signer's own claim: no timestamp authority)"))
+
+    def _trusted_timestamp(self):
+        import datetime as _dt
+
+        if self.report.timestamp is None or not any(c.name == "timestamp" and c.ok for c in self.report.checks):
+            return None
+        return _dt.datetime.fromisoformat(self.report.timestamp)
 
     # --- what the filing carries -------------------------------------------------------------------------------
 
