@@ -68,3 +68,20 @@ def json_amount(value) -> int | str:
     if is_whole(amount):
         return int(amount)
     return f"{amount.quantize(CENT, rounding=ROUNDING)}" if amount == amount.quantize(CENT) else str(amount)
+
+
+MAX_AMOUNT = Decimal(10) ** 9  # no wager, prize or limit at a table reaches a billion dollars
+
+
+def parse_amount(text: str, what: str) -> Decimal:
+    """A typed amount of dollars, judged on its text before any arithmetic: digits, at most one point and two
+    decimal places, below a billion. `ValueError` says what is wrong, naming `what` (e.g. "--ante")."""
+    import re
+
+    raw = str(text).strip().removeprefix("$").replace(",", "")
+    if not re.fullmatch(r"[0-9]{1,10}(\.[0-9]{1,2})?", raw):
+        raise ValueError(f"{what} is {str(text)[:40]!r}; write dollars, whole or with cents (5, 5.50)")
+    amount = Decimal(raw)
+    if amount >= MAX_AMOUNT:
+        raise ValueError(f"{what} is {str(text)[:40]!r}; an amount at the table is below $1,000,000,000")
+    return amount

@@ -1,12 +1,15 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from rulegen.cli import app
 
 runner = CliRunner()
+DATA = Path(__file__).parent / "data"
 BASE = ["settle", "--hole", "Js Ts", "--across", "As Ks", "--down", "9s 8s", "--middle", "Qs", "--ante", "5"]
 
 
@@ -59,3 +62,25 @@ def test_subprocess_run():
                                text=True, timeout=120)
     assert completed.returncode == 0, completed.stderr
     assert "Total:" in completed.stdout
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--ante", "1e26"], "--ante is '1e26'"),
+    (["--ante", "5.555"], "--ante is '5.555'"),
+    (["--ante", "2000000000"], "below $1,000,000,000"),
+    (["--ante", "5", "--bonus-spin", "5", "--wheel", "1e999999"], "--wheel is '1e999999'"),
+])
+def test_amounts_are_judged_on_their_text_before_any_arithmetic(extra, words):
+    arguments = BASE[:-2] if "--ante" in extra[:1] else list(BASE)
+    extra = extra if "--ante" in extra[:1] else extra[2:]
+    result = CliRunner().invoke(app, arguments + extra + ["--bets", "1,1,1"])
+    assert result.exit_code == 2, result.output
+    assert words in result.output
+
+
+def test_an_offering_that_does_not_validate_is_not_settled_under(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((DATA / "correct_pa.yaml").read_text().replace("positions: 6", "positions: 60"))
+    result = CliRunner().invoke(app, BASE + ["--bets", "1,1,1", "--offering", str(bad)])
+    assert result.exit_code == 1
+    assert "table.positions" in result.output and "does not validate" in result.output

@@ -52,15 +52,31 @@ def register(app: typer.Typer) -> None:
 
             if format not in ("text", "json"):
                 raise UsageError(f"--format is {format!r}; it is text or json")
+            from rulegen.money import parse_amount
+
+            try:  # amounts are judged on their text before any arithmetic (1e26 or 1e999999 never reach it)
+                amounts = {name: parse_amount(value, f"--{name.replace('_', '-')}") if value is not None else None
+                           for name, value in (("ante", ante), ("five_card_bonus", five_card_bonus),
+                                               ("bonus_spin", bonus_spin))}
+                if wheel is not None and wheel.strip().lower() != "jackpot":
+                    parse_amount(wheel, "--wheel")
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
             rules = STANDARD_RULES
             if offering is not None:
+                from rulegen.errors import ExitCode, InputError, InvalidOfferingError
                 from rulegen.jurisdiction import game_rules_for
-                from rulegen.offering import load_offering
+                from rulegen.validate import validate_file
 
-                rules = game_rules_for(load_offering(offering, str(offering)).data)
-            settlement = settle_round(rules, hole, across, down, middle, ante, parse_bets(bets),
-                                      five_card_bonus=five_card_bonus, six_card=six_card,
-                                      bonus_spin_wager=bonus_spin, wheel_symbol=wheel)
+                report = validate_file(offering, str(offering))  # its tables are only used once they validate
+                if report.status != ExitCode.OK or report.offering is None:
+                    error = InputError if report.status == ExitCode.UNUSABLE else InvalidOfferingError
+                    raise error(f"{offering} does not validate; settle uses an offering's tables only once it does",
+                                findings=[f for f in report.findings if f.level == "error"])
+                rules = game_rules_for(report.offering.data)
+            settlement = settle_round(rules, hole, across, down, middle, amounts["ante"], parse_bets(bets),
+                                      five_card_bonus=amounts["five_card_bonus"], six_card=six_card,
+                                      bonus_spin_wager=amounts["bonus_spin"], wheel_symbol=wheel)
             if format == "json":
                 typer.echo(json.dumps(settlement.to_json(), indent=2))
                 return

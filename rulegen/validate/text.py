@@ -49,6 +49,31 @@ def signoff_before_effective(ctx: Context, check: Check) -> None:
                     f"signoff[{index}] ({entry.get('role')}) is dated {date}, after the effective date {effective}")
 
 
+EARLIEST_EFFECTIVE = "1980-01-01"  # the PDFs, their fonts and attachments are dated with the effective date
+LATEST_EFFECTIVE = "2999-12-31"
+
+
+def effective_date_in_range(ctx: Context, check: Check) -> None:
+    import datetime
+
+    node = ("offering", "effective_date")
+    value = ctx.get(node)
+    if not isinstance(value, str) or node in ctx.schema_nodes:
+        return
+    try:
+        day = datetime.date.fromisoformat(value)
+    except ValueError:
+        ctx.add(check, node, "error", f"offering.effective_date is {value!r}, which is not a day of the calendar")
+        return
+    earliest = datetime.date.fromisoformat(EARLIEST_EFFECTIVE)
+    latest = datetime.date.fromisoformat(LATEST_EFFECTIVE)
+    if not earliest <= day <= latest:
+        ctx.add(check, node, "error",
+                f"offering.effective_date is {value}; an effective date lies between {EARLIEST_EFFECTIVE} and "
+                f"{LATEST_EFFECTIVE} (every document, and the font and attachment timestamps inside it, is dated "
+                "with it, and those cannot record an earlier day)")
+
+
 def printed_text(ctx: Context):
     """(node, text) for each free-text value the documents print."""
     nodes = [("offering", "operator", "name"), ("offering", "operator", "licence"),
@@ -160,6 +185,8 @@ CHECKS = (
     Check("sign-off complete", ("signoff",), FORMAT, "signoff", signoff_present, jurisdictional=False),
     Check("each role signs once", ("signoff", ANY, "role"), FORMAT, "signoff-role", signoff_roles_once,
           jurisdictional=False),
+    Check("effective date in range", ("offering", "effective_date"), FORMAT, "effective-date-range",
+          effective_date_in_range, jurisdictional=False),
     Check("sign-off dated before the effective date", ("signoff", ANY, "date"), FORMAT, "signoff-date",
           signoff_before_effective, jurisdictional=False),
     Check("printed text is plain", ("offering", "operator", "name"), FORMAT, "markup", plain_text,
