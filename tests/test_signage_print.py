@@ -306,10 +306,13 @@ def test_the_printer_file_is_reproducible_and_its_document_id_is_not_random():
     again = documents.signage_rendering(offering, jurisdiction, draft=draft_status(offering.data, False),
                                        size="tabloid", print_proof=True)
     assert again.pdf == first.pdf
-    with pikepdf.open(io.BytesIO(first.pdf)) as pdf:
-        xmp = pdf.Root.Metadata.read_bytes()
-    assert re.findall(rb"xmp\.did:[0-9a-f-]+", xmp) == [prepress.document_id(
-        offering.source + b"signage" + b"tabloid" + b"print")]
+    ids = []
+    for result in (first, rendering(SAMPLES[-1], "tabloid", final=True)[1]):
+        with pikepdf.open(io.BytesIO(result.pdf)) as pdf:
+            ids += re.findall(rb"xmp\.did:[0-9a-f-]+", pdf.Root.Metadata.read_bytes())
+    assert len(ids) == 2 and ids[0] != ids[1], "the DRAFT and the final printer's file are two documents"
+    assert ids[0] == prepress.document_id(offering.source + b"signage" + b"tabloid" + b"print"
+                                          + first.html.encode("utf-8"))
 
 
 def test_rgb_is_converted_and_grey_goes_to_black_ink_only():

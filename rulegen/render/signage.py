@@ -535,7 +535,7 @@ def render_signage_pdf(offering: Any, jurisdiction: Any, *, draft: Any, size: st
         if errors:
             raise InvalidOfferingError("\n".join(f.format() for f in errors), errors)
         if print_proof:
-            pdf = prepress.finish_for_press(pdf, bleed_in=BLEED_IN, seed=seed)
+            pdf = prepress.finish_for_press(pdf, bleed_in=BLEED_IN, seed=seed + html.encode("utf-8"))
         return SignRendering(pdf, scale, result, document, html, findings)
     detail = (f"a line does not fit its column: {last.overflowing[0]!r}" if last and last.overflowing
               else f"a single word stands alone on a line: {last.widowed[0]!r}" if last and last.widowed
