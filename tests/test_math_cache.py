@@ -48,3 +48,53 @@ def test_corrupt_analysis_entry_is_recomputed(tmp_path, monkeypatch):
     entry.write_text(entry.read_text().replace('"x":1', '"x":7'))
     assert mg.analyse_main_game(STANDARD_RULES) == {"x": 2}  # recomputed, never trusted
     assert mg.analyse_main_game(STANDARD_RULES, use_cache=False) == {"x": 3}
+
+
+def _poison(key: str, payload) -> None:
+    """An entry edited with its checksum recomputed: what anyone who can write the cache folder can do."""
+    assert disk.store(key, payload)
+
+
+def test_a_poisoned_entry_is_served_outside_fresh_and_never_inside(tmp_path, monkeypatch):
+    from rulegen.math import bonus
+
+    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
+    true_counts = bonus.class_counts(5)
+    forged = [true_counts[0] + 1, true_counts[1] - 1, *true_counts[2:]]  # same total: passes the sum check
+    _poison(disk.key("class_counts", bonus.CODE_VERSION, 5), forged)
+    bonus.class_counts.cache_clear()
+    assert list(bonus.class_counts(5)) == forged  # the cache is trusted for drafts: the test can tell
+    with disk.fresh():
+        assert disk.load(disk.key("class_counts", bonus.CODE_VERSION, 5)) is None
+        assert bonus.class_counts(5) == true_counts  # the memo read from the disk was forgotten
+    bonus.class_counts.cache_clear()
+
+
+def test_final_builds_and_rebuilds_read_nothing_from_the_cache(tmp_path, monkeypatch):
+    """The build layer computes a final build's figures, and verify --rebuild's, inside fresh()."""
+    from pathlib import Path
+
+    import pytest
+
+    import rulegen.build as build_module
+    from rulegen.resources import samples_dir
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def spy(*_args, **_kwargs):
+        seen.append(disk.reading())
+        raise Stop
+
+    monkeypatch.setattr(build_module, "math_results", spy)
+    sample = next(p for p in sorted(samples_dir().glob("*.yaml")) if p.name.startswith("pa-"))
+    for final in (False, True):
+        with pytest.raises(Stop):
+            build_module.build(sample, build_module.BuildOptions(out_dir=tmp_path / "out", final=final))
+    with pytest.raises(Stop):
+        build_module.render_rules_pdf_for_verify(source=Path(sample).read_bytes(), name=sample.name, logo=None,
+                                                 manifest={"options": {"final": True}}, signer=None)
+    assert seen == [True, False, False]
+    assert disk.reading()

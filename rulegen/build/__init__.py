@@ -16,6 +16,7 @@ nothing itself (validate does), computes nothing (math does), draws nothing (ren
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
 from collections.abc import Callable
@@ -158,7 +159,19 @@ rules_pdf_from_html = documents.rules_pdf
 
 def build(path: Path, options: BuildOptions, *, display: str | None = None, progress: Progress = _noop,
           math_progress: MathProgress | None = None) -> BuildResult:
-    """Build one offering into `options.out_dir/<id>/`; nothing is written unless every file rendered."""
+    """Build one offering into `options.out_dir/<id>/`; nothing is written unless every file rendered.
+
+    A final build reads nothing from the math cache: every figure it prints and signs, the payout-limit
+    floor its validation uses included, is computed in this run (`rulegen.math.cache.fresh`).
+    """
+    from rulegen.math import cache as math_cache
+
+    with math_cache.fresh() if options.final else contextlib.nullcontext():
+        return _build(path, options, display=display, progress=progress, math_progress=math_progress)
+
+
+def _build(path: Path, options: BuildOptions, *, display: str | None, progress: Progress,
+           math_progress: MathProgress | None) -> BuildResult:
     from rulegen.filing import build_manifest, manifest_bytes, passphrase_from_env, pdf_attachments, sign_pdf
     from rulegen.jurisdiction import jurisdiction_for
 
@@ -239,9 +252,18 @@ def render_rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, by
     """The unsigned rules.pdf a build with the manifest's options renders today from the attached files.
 
     This is the renderer `rulegen verify --rebuild` hands the filing layer (`rulegen.filing.rebuild`).
-    The offering and its logo are written to a private folder, loaded and validated there; the math comes
-    from the cache; the manifest given is attached as it is (it is what the signed filing carries).
+    The offering and its logo are written to a private folder, loaded and validated there; the math is
+    computed afresh, never read from the cache (which anyone who can write its folder can fill); the manifest
+    given is attached as it is (it is what the signed filing carries).
     """
+    from rulegen.math import cache as math_cache
+
+    with math_cache.fresh():
+        return _rules_pdf_for_verify(source=source, name=name, logo=logo, manifest=manifest, signer=signer)
+
+
+def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
+                          manifest: dict[str, Any], signer: str | None) -> bytes:
     from rulegen.filing import manifest_bytes, pdf_attachments
     from rulegen.jurisdiction import jurisdiction_for
 

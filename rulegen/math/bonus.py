@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
 
 from rulegen.evaluator import PAY_CLASSES
+from rulegen.math.cache import memoised as disk_memoised
 
 FIVE_CARD_BOARDS = 2_598_960
 SIX_CARD_SETS = 20_358_520
 CODE_VERSION = "bonus-1"
 
 
-@cache
+@disk_memoised
 def class_counts(cards: int) -> tuple[int, ...]:
     """How many boards of `cards` (5 or 6) cards fall in each pay class (best five), memoised on disk too."""
     from rulegen.math import cache as disk

@@ -4,17 +4,55 @@ Folder: `RULEGEN_CACHE_DIR` when set, else platformdirs' user cache dir. Each en
 the payload and its SHA-256; it is written to a temporary file and moved into place with os.replace, so a
 reader sees a whole entry or none. An entry that does not parse or whose checksum fails is ignored (and
 recomputed by the caller), never trusted.
+
+The cache is a speed-up, never a source of truth: anyone who can write the folder can write an entry and its
+checksum. Inside `fresh()` nothing is read from it (and every in-process memo that may hold a value read from
+it is forgotten first), so final builds and `verify --rebuild` print only figures computed in that run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from rulegen import __version__
+
+
+_fresh_depth = 0
+_memos: list = []
+
+
+def memoised(function):
+    """`functools.cache`, forgotten on entering `fresh()` (for functions whose value may come from the disk)."""
+    import functools
+
+    cached = functools.cache(function)
+    _memos.append(cached)
+    return cached
+
+
+@contextlib.contextmanager
+def fresh() -> Iterator[None]:
+    """Within: every figure is computed, none read from the disk cache (entries may still be written)."""
+    global _fresh_depth
+    if _fresh_depth == 0:
+        for memo in _memos:
+            memo.cache_clear()
+    _fresh_depth += 1
+    try:
+        yield
+    finally:
+        _fresh_depth -= 1
+
+
+def reading() -> bool:
+    """True when entries may be read (outside `fresh()`)."""
+    return _fresh_depth == 0
 
 
 def cache_dir() -> Path:
@@ -40,6 +78,8 @@ def _payload_text(payload) -> str:
 
 
 def load(entry_key: str):
+    if _fresh_depth:
+        return None
     try:
         document = json.loads(_path(entry_key).read_text(encoding="utf-8"))
         text = _payload_text(document["payload"])

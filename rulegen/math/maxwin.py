@@ -21,6 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rulegen.game import MAIN_WAGERS
+from rulegen.math.cache import memoised as disk_memoised
 from rulegen.money import dollars
 
 CODE_VERSION = "maxwin-2"
@@ -55,7 +56,7 @@ def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None, counted
     return _max_win(rules.criss_cross, rules.ante, fcb_table, ante_minimum, five if use_five else None, main_counted)
 
 
-@lru_cache(maxsize=256)
+@disk_memoised
 def _max_win(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None, main_counted: tuple) -> MaxWin:
     from rulegen.math import cache as disk
 
