@@ -111,3 +111,23 @@ def test_image_type_reads_bytes_not_names():
     assert image_type(PNG) == "image/png"
     assert image_type(b"\xef\xbb\xbf<?xml version='1.0'?>\n" + SVG) == "image/svg+xml"
     assert image_type(b"GIF89a....") is None
+
+
+def test_a_rendering_past_its_time_bound_stops_with_a_clear_error_and_the_build_writes_nothing(tmp_path,
+                                                                                               monkeypatch):
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from rulegen.render.pdf import RenderTimeout
+    from rulegen.resources import samples_dir
+
+    monkeypatch.setenv("RULEGEN_RENDER_SECONDS", "0.001")
+    html = "<html><body>" + "<p>x</p>" * 2000 + "</body></html>"
+    with pytest.raises(RenderTimeout, match="took longer than 0.001 s"):
+        render_pdf(html, fetcher=SafeFetcher(assets_dir()), effective_date="2027-01-01")
+    sample = next(p for p in sorted(samples_dir().glob("*.yaml")) if p.name.startswith("pa-"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(sample), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "took longer than" in result.output
+    assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]

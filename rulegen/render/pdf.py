@@ -62,6 +62,41 @@ class _WarningsToErrors(logging.Handler):
         self.messages.append(record.getMessage())
 
 
+RENDER_SECONDS = 120.0  # one PDF: a few seconds here; a renderer still at it after two minutes is caught in a bomb
+
+
+class RenderTimeout(RenderError):
+    """The rendering of one PDF ran past its time bound."""
+
+
+@contextmanager
+def time_bound(what: str) -> Iterator[None]:
+    """Stop the rendering of `what` with RenderTimeout once `RULEGEN_RENDER_SECONDS` (default 120) pass.
+
+    A timer signal interrupts WeasyPrint wherever it is; the build then stops and writes nothing. Signals reach
+    only the main thread: rendered elsewhere (never by the command line) there is no bound.
+    """
+    import signal
+    import threading
+
+    seconds = float(os.environ.get("RULEGEN_RENDER_SECONDS") or RENDER_SECONDS)
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(_signum: int, _frame: object) -> None:
+        raise RenderTimeout(f"rendering {what} took longer than {seconds:g} s and was stopped; nothing was written "
+                            "(a logo or text that takes this long to lay out is not one a document can carry)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, identifier_seed: bytes = b"",
                attachments: list[Any] | None = None, variant: str | None = ARCHIVAL_VARIANT,
                check: Callable[[Any], None] | None = None) -> bytes:
@@ -81,7 +116,7 @@ def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, i
     handler = _WarningsToErrors()
     logger.addHandler(handler)
     try:
-        with source_date_epoch(epoch_of(effective_date)):
+        with time_bound("one PDF"), source_date_epoch(epoch_of(effective_date)):
             options: dict[str, Any] = {"attachments": attachments or None, "pdf_identifier": identifier,
                                        "pdf_variant": variant, "uncompressed_pdf": False, "optimize_images": False}
             document = HTML(string=html, base_url=f"{ASSET_SCHEME}:", url_fetcher=fetcher).render(**options)
