@@ -136,3 +136,39 @@ def test_any_mutation_either_builds_or_yields_findings_and_writes_nothing(tmp_pa
         assert sorted(p.name for p in result.folder.iterdir()) == sorted(
             ["manifest.json", "math-appendix.pdf", "rules.html", "rules.pdf", "signage.pdf"])
         assert [p.name for p in out.iterdir()] == [result.folder.name]
+
+
+number_texts = st.one_of(
+    st.from_regex(r"\A[-+]?[0-9]{1,40}(\.[0-9]{0,40})?([eE][-+]?[0-9]{1,8})?\Z", fullmatch=True),
+    st.sampled_from(["1e999999", "1e-999999", "0x" + "f" * 40, "0o" + "7" * 40, ".inf", "-.inf", ".nan", "-0",
+                     "50000.0000000000000000000000001", "1_000", "1e26"]),
+)
+date_texts = st.one_of(st.dates().map(lambda d: d.isoformat()),
+                       st.from_regex(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z", fullmatch=True))
+FIELDS = ("limits:\n  ante: {minimum: %s, maximum: 100}", "payout_limit:\n  amount: %s",
+          "cards:\n  deck_change_hours: %s")
+
+
+@settings(max_examples=80, deadline=None)
+@given(number=number_texts, field=st.sampled_from(FIELDS), date=date_texts,
+       name=st.text(alphabet=st.characters(codec="utf-8"), max_size=30))
+def test_numbers_dates_and_characters_get_a_verdict_on_their_text(number, field, date, name):
+    """Any number text at a money field, any date, any characters in a printed name: a verdict (0, 1 or 2) with a
+    located finding, no exception (how fast each answer comes is the hostile benchmark's to measure)."""
+    import json
+    import re
+
+    text = (DATA / "correct_pa.yaml").read_text()
+    head, key = field.split("\n")[0], field.split("\n")[1].split(":")[0].strip()
+    text = re.sub(rf"(?m)^{head}\n(?:  .*\n)*", "", text) + field % number + "\n"
+    text = re.sub(r"effective_date: \S+", f"effective_date: {date}", text)
+    text = text.replace("name: Test Pennsylvania Casino", f"name: {json.dumps(name)}")
+    try:
+        offering = parse_offering(text.encode("utf-8"), "p.yaml")
+    except OfferingLoadError as exc:
+        assert exc.findings and all(f.line >= 1 for f in exc.findings)
+        return
+    from rulegen.validate import validate_offering
+
+    findings = validate_offering(offering)
+    assert all(f.line >= 1 and f.column >= 1 for f in findings)
