@@ -43,6 +43,17 @@ class RulegenError(Exception):
         if exit_code is not None:
             self.exit_code = exit_code
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # An error raised in a build's worker process comes back pickled: keep its class, message, exit code
+        # and findings whatever the subclass's constructor takes.
+        return (_restore, (type(self), self.message), dict(self.__dict__))
+
+
+def _restore(cls: type[RulegenError], message: str) -> RulegenError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    return error
+
 
 class UsageError(RulegenError):
     """Bad arguments (exit 2)."""

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rulegen.build import publish
+from rulegen.build.processes import Piece
 from rulegen.errors import ExitCode, InputError, InvalidOfferingError, UsageError
 from rulegen.findings import Finding
 from rulegen.render import documents
@@ -153,6 +154,7 @@ render_rules_html = documents.rules_html
 render_signage_pdf = documents.signage_pdf
 render_appendix_pdf = documents.appendix_pdf
 rules_pdf_from_html = documents.rules_pdf
+lay_out_rules = documents.rules_layout
 
 
 # --- the build --------------------------------------------------------------------------------------------------
@@ -205,11 +207,23 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     fetcher = documents.fetcher_for(offering)
     html = render_rules_html(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
     step("rules.html")
-    signage_pdf = render_signage_pdf(offering, jurisdiction, draft=draft, size=options.sign_size,
-                                     print_proof=options.print_proof, fetcher=fetcher)
-    step("signage")
-    appendix_pdf = render_appendix_pdf(offering, jurisdiction, results, draft=draft, fetcher=fetcher)
-    step("appendix")
+    # The sign and the appendix render in their own processes while rules.pdf is laid out here; rules.pdf
+    # is written once the manifest, which hashes the other two, can be attached.
+    pieces: list[Piece[bytes]] = []
+    try:
+        pieces.append(Piece(SIGNAGE_PDF, lambda: render_signage_pdf(
+            offering, jurisdiction, draft=draft, size=options.sign_size, print_proof=options.print_proof,
+            fetcher=fetcher)))
+        pieces.append(Piece(APPENDIX_PDF, lambda: render_appendix_pdf(
+            offering, jurisdiction, results, draft=draft, fetcher=fetcher)))
+        rules_laid_out = lay_out_rules(offering, html, fetcher)
+        signage_pdf = pieces[0].result()
+        step("signage")
+        appendix_pdf = pieces[1].result()
+        step("appendix")
+    finally:
+        for piece in pieces:
+            piece.cancel()
 
     outputs = {RULES_HTML: html.encode("utf-8"), SIGNAGE_PDF: signage_pdf, APPENDIX_PDF: appendix_pdf}
     manifest = build_manifest(offering=offering, jurisdiction_code=jurisdiction.code, outputs=outputs,
@@ -219,7 +233,7 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     step("manifest")
 
     attachments = pdf_attachments(offering, manifest, manifest_data)
-    rules_pdf = rules_pdf_from_html(offering, html, attachments, fetcher)
+    rules_pdf = rules_laid_out.write(attachments)
     step("rules.pdf")
     if options.sign is not None:
         rules_pdf = sign_pdf(rules_pdf, options.sign, passphrase_from_env(), tsa_url=options.tsa)

@@ -12,7 +12,7 @@ from typing import Any
 from rulegen.render import appendix, rules, signage
 from rulegen.render.context import Draft
 from rulegen.render.fetcher import SafeFetcher
-from rulegen.render.pdf import ARCHIVAL_VARIANT, render_pdf
+from rulegen.render.pdf import ARCHIVAL_VARIANT, LaidOut, lay_out, render_pdf
 from rulegen.resources import assets_dir
 
 
@@ -55,6 +55,11 @@ def rules_html(offering: Any, jurisdiction: Any, results: dict[str, Any], *, dra
     return html
 
 
+def rules_layout(offering: Any, html: str, fetcher: SafeFetcher | None = None) -> LaidOut:
+    """rules.pdf laid out; `.write(attachments)` gives its bytes once the manifest to attach exists."""
+    return lay_out(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
+                   identifier_seed=offering.source + b"rules", variant=ARCHIVAL_VARIANT)
+
+
 def rules_pdf(offering: Any, html: str, attachments: list[Any], fetcher: SafeFetcher | None = None) -> bytes:
-    return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
-                      identifier_seed=offering.source + b"rules", attachments=attachments, variant=ARCHIVAL_VARIANT)
+    return rules_layout(offering, html, fetcher).write(attachments)

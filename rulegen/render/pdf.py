@@ -97,6 +97,43 @@ def time_bound(what: str) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+class LaidOut:
+    """A document laid out and paginated, waiting to be written: the attachments of rules.pdf (which hold the
+    manifest, which hashes the other outputs) are only known after the other documents are rendered, and
+    laying out does not depend on them, so the build lays rules.pdf out while the others render."""
+
+    def __init__(self, document: Any, options: dict[str, Any], fetcher: SafeFetcher, effective_date: str | None):
+        self.document = document
+        self.options = options
+        self.fetcher = fetcher
+        self.effective_date = effective_date
+
+    def write(self, attachments: list[Any] | None = None) -> bytes:
+        """The PDF bytes, with `attachments` (WeasyPrint Attachments) embedded."""
+        options = {**self.options, "attachments": attachments or None}
+        with _rendering(self.fetcher, self.effective_date):
+            with _layout_tables_dropped_before_subsetting():
+                pdf: bytes = self.document.write_pdf(**options)
+        return pdf
+
+
+def lay_out(html: str, *, fetcher: SafeFetcher, effective_date: str | None, identifier_seed: bytes = b"",
+            variant: str | None = ARCHIVAL_VARIANT) -> LaidOut:
+    """`html` laid out and paginated. Raises RenderError naming the resource when the fetcher refuses one."""
+    from weasyprint import HTML
+
+    digest = hashlib.sha256(html.encode("utf-8"))
+    digest.update(identifier_seed)
+    identifier = digest.hexdigest()[:32].encode("ascii")
+    # The options of the layout and of the writing are the same (the attachments aside), as when WeasyPrint's
+    # HTML.write_pdf does both, so the bytes are the same as one call would give.
+    options: dict[str, Any] = {"pdf_identifier": identifier, "pdf_variant": variant, "uncompressed_pdf": False,
+                               "optimize_images": False}
+    with _rendering(fetcher, effective_date):
+        document = HTML(string=html, base_url=f"{ASSET_SCHEME}:", url_fetcher=fetcher).render(**options)
+    return LaidOut(document, options, fetcher, effective_date)
+
+
 def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, identifier_seed: bytes = b"",
                attachments: list[Any] | None = None, variant: str | None = ARCHIVAL_VARIANT,
                check: Callable[[Any], None] | None = None) -> bytes:
@@ -105,24 +142,26 @@ def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, i
     `check`, when given, is called with WeasyPrint's laid-out Document before the PDF is written (the sign
     measures its layout there and raises to be laid out again at another size).
     """
-    from weasyprint import HTML
+    laid_out = lay_out(html, fetcher=fetcher, effective_date=effective_date, identifier_seed=identifier_seed,
+                       variant=variant)
+    if check is not None:
+        check(laid_out.document)
+    return laid_out.write(attachments)
+
+
+@contextmanager
+def _rendering(fetcher: SafeFetcher, effective_date: str | None) -> Iterator[None]:
+    """One phase of a rendering: the reproducible clock, WeasyPrint's warnings collected, and every way the
+    rendering can fail turned into a RenderError or OutputError that names the cause."""
     from weasyprint.urls import FatalURLFetchingError
 
-    digest = hashlib.sha256(html.encode("utf-8"))
-    digest.update(identifier_seed)
-    identifier = digest.hexdigest()[:32].encode("ascii")
     fetcher.refused.clear()
     logger = logging.getLogger("weasyprint")
     handler = _WarningsToErrors()
     logger.addHandler(handler)
     try:
         with time_bound("one PDF"), source_date_epoch(epoch_of(effective_date)):
-            options: dict[str, Any] = {"attachments": attachments or None, "pdf_identifier": identifier,
-                                       "pdf_variant": variant, "uncompressed_pdf": False, "optimize_images": False}
-            document = HTML(string=html, base_url=f"{ASSET_SCHEME}:", url_fetcher=fetcher).render(**options)
-            if check is not None:
-                check(document)
-            pdf: bytes = document.write_pdf(**options)
+            yield
     except RefusedResource as exc:
         raise RenderError(str(exc)) from None
     except FatalURLFetchingError as exc:
@@ -139,4 +178,30 @@ def render_pdf(html: str, *, fetcher: SafeFetcher, effective_date: str | None, i
     troubles = [m for m in handler.messages if "Failed" in m or "Error" in m or "refused" in m]
     if troubles:
         raise RenderError("WeasyPrint could not load every resource: " + "; ".join(troubles[:3]))
-    return pdf
+
+
+@contextmanager
+def _layout_tables_dropped_before_subsetting() -> Iterator[None]:
+    """Subset the embedded fonts without reading their GSUB and GPOS tables.
+
+    WeasyPrint drops GSUB and GPOS from every font it embeds (text is shaped already, by Pango), but fontTools
+    (4.60 and later) decodes both tables in full before it prunes them, and for our DejaVu fonts that decoding
+    was most of the time spent on fonts. Deleting the two tables first keeps every glyph the document uses
+    (WeasyPrint asks for those by id) and leaves out only glyphs a ligature or substitution could have
+    reached, which the shaped text does not use: the pages and their text are the same, the fonts smaller.
+    """
+    from fontTools import subset
+
+    original = subset.Subsetter.subset
+
+    def subset_without_layout_tables(self: Any, font: Any) -> Any:
+        for tag in ("GSUB", "GPOS"):
+            if tag in self.options.drop_tables and tag in font:
+                del font[tag]
+        return original(self, font)
+
+    subset.Subsetter.subset = subset_without_layout_tables
+    try:
+        yield
+    finally:
+        subset.Subsetter.subset = original
