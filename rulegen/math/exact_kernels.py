@@ -207,7 +207,7 @@ def _store_bits(out, valid, gain, even, bet, tie):
 
 
 @njit(cache=True)
-def _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
+def _down_loop(ai, aj, amask, tcc_a, tan_a, cc_pairs, ante_pairs, pmask, cc_t, ante_t, total_cc, total_ante,
                at_least, c46, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10,
                f0, f1, f2, f3, acc, bits):
     """The loop over the down pairs for one across pair, in blocks of 64: acc[q] the sum of the best Middle
@@ -234,11 +234,9 @@ def _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ant
             # the 46 middle cards (written out here: a call in this loop would keep it from being vectorised)
             p = block * 64 + q
             valid = np.int64((pmask[p] & amask) == 0)
-            i = pi[p]
-            j = pj[p]
-            sx = tcc_a - cc_a[i] - cc_a[j]
+            sx = tcc_a - cc_pairs[p]
             sd = total_cc[p] - cc_t[ai, p] - cc_t[aj, p]
-            sa = tan_a - an_a[i] - an_a[j] + total_ante[p] - ante_t[ai, p] - ante_t[aj, p]
+            sa = tan_a - ante_pairs[p] + total_ante[p] - ante_t[ai, p] - ante_t[aj, p]
             both = (_level(d1, m1, at_least[0, p]) + _level(d2, m2, at_least[1, p])
                     + _level(d3, m3, at_least[2, p]) + _level(d4, m4, at_least[3, p])
                     + _level(d5, m5, at_least[4, p]) + _level(d6, m6, at_least[5, p])
@@ -288,7 +286,8 @@ def _reach(at_least, a):
 
 
 @njit(cache=True)
-def _down_pairs(a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, deltas, c46, folds, acc, bits):
+def _down_pairs(a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, deltas, c46, folds, acc, bits,
+                scratch):
     """Pass 1 for across pair a (see _down_loop), in three versions by how many levels the across pair
     reaches (most reach no straight or better): the levels it cannot reach cost nothing."""
     ai = pi[a]
@@ -296,8 +295,23 @@ def _down_pairs(a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, 
     amask = pmask[a]
     tcc_a = total_cc[a]
     tan_a = total_ante[a]
-    cc_a = cc_t[:, a].copy()
-    an_a = ante_t[:, a].copy()
+    # The Across hand's payouts with each down pair's two cards as middle card, summed per down pair: row by
+    # row of the pair index (i, j > i), so that the loop over down pairs reads them in order, not gathered.
+    cc_pairs = scratch[0]
+    ante_pairs = scratch[1]
+    cc_a = scratch[2, :N_LOCAL]
+    ante_a = scratch[3, :N_LOCAL]
+    for z in range(N_LOCAL):
+        cc_a[z] = cc_t[z, a]
+        ante_a[z] = ante_t[z, a]
+    p = 0
+    for i in range(N_LOCAL):
+        cc_i = cc_a[i]
+        ante_i = ante_a[i]
+        for j in range(i + 1, N_LOCAL):
+            cc_pairs[p + j - i - 1] = cc_i + cc_a[j]
+            ante_pairs[p + j - i - 1] = ante_i + ante_a[j]
+        p += N_LOCAL - 1 - i
     m1, m2, m3, m4, m5 = at_least[0, a], at_least[1, a], at_least[2, a], at_least[3, a], at_least[4, a]
     m6, m7, m8, m9, m10 = at_least[5, a], at_least[6, a], at_least[7, a], at_least[8, a], at_least[9, a]
     d1, d2, d3, d4, d5 = deltas[0], deltas[1], deltas[2], deltas[3], deltas[4]
@@ -305,15 +319,15 @@ def _down_pairs(a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, 
     f0, f1, f2, f3 = folds[0], folds[1], folds[2], folds[3]
     levels = _reach(at_least, a)
     if levels <= 3:
-        _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
+        _down_loop(ai, aj, amask, tcc_a, tan_a, cc_pairs, ante_pairs, pmask, cc_t, ante_t, total_cc, total_ante,
                    at_least, c46, m1, m2, m3, None, None, None, None, None, None, None, d1, d2, d3, 0, 0, 0, 0, 0,
                    0, 0, f0, f1, f2, f3, acc, bits)
     elif levels == 4:
-        _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
+        _down_loop(ai, aj, amask, tcc_a, tan_a, cc_pairs, ante_pairs, pmask, cc_t, ante_t, total_cc, total_ante,
                    at_least, c46, m1, m2, m3, m4, None, None, None, None, None, None, d1, d2, d3, d4, 0, 0, 0, 0,
                    0, 0, f0, f1, f2, f3, acc, bits)
     else:
-        _down_loop(ai, aj, amask, tcc_a, tan_a, cc_a, an_a, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante,
+        _down_loop(ai, aj, amask, tcc_a, tan_a, cc_pairs, ante_pairs, pmask, cc_t, ante_t, total_cc, total_ante,
                    at_least, c46, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, d1, d2, d3, d4, d5, d6, d7, d8, d9,
                    d10, f0, f1, f2, f3, acc, bits)
 
@@ -422,10 +436,11 @@ def analyse_hand(h0, h1, suit_perms, ante, cc, deltas, scale, net_low, ev1, choi
         folds[q] = -(2 + b1s[q >> 1] + b2s[q & 1]) * MIDDLE_CARDS * scale
     acc = np.zeros((reps.shape[0], 4), dtype=np.int64)
     bits = np.zeros((reps.shape[0], 4, 3, N_BLOCKS), dtype=np.int64)
+    scratch = np.zeros((4, N_PADDED), dtype=np.int64)  # zero over the padding
     # --- pass 1: the Middle decision for every (b1, b2) and deal of four outside cards, summed per across pair
     for r in range(reps.shape[0]):
         _down_pairs(reps[r], pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, deltas, c46, folds,
-                    acc[r], bits[r])
+                    acc[r], bits[r], scratch)
         for j in range(2):
             ch, best = _choose(-(2 + b1s[j]) * down_leaves * scale, acc[r, 2 * j], acc[r, 2 * j + 1])
             choice2[j, _global_pair(cards[pi[reps[r]]], cards[pj[reps[r]]])] = ch
