@@ -187,7 +187,8 @@ def write_replacing(target: str | os.PathLike, data: bytes) -> None:
     target = Path(target)
     check_writable_target(target)
     try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        # `.<name>.new-<pid>-<random>`: the form the build's publishing recognises and clears after a killed run
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.new-{os.getpid()}-", dir=target.parent)
     except OSError as exc:
         raise UnsafeFile(target, f"cannot be written: {exc.strerror or exc}") from None
     try:

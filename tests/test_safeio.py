@@ -88,3 +88,20 @@ def test_writing_never_replaces_a_special_file(tmp_path, make, words):
     with pytest.raises(UnsafeFile, match=words):
         write_replacing(target, b"pdf")
     assert not target.is_file() or target.is_symlink()
+
+
+@pytest.mark.parametrize("make", [lambda p: os.mkfifo(p), lambda p: os.symlink("/dev/null", p)])
+def test_signage_never_replaces_a_special_file(tmp_path, make):
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from rulegen.resources import samples_dir
+
+    target = tmp_path / "sign.pdf"
+    make(target)
+    sample = next(p for p in sorted(samples_dir().glob("*.yaml")) if p.name.startswith("pa-"))
+    result = CliRunner().invoke(app, ["signage", str(sample), "-o", str(target)])
+    assert result.exit_code == 2, result.output
+    assert "only a regular file is replaced" in result.output
+    assert not target.is_file() or target.is_symlink()
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")

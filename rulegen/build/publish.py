@@ -135,28 +135,16 @@ def publish_folder(target: Path, files: dict[str, bytes]) -> Path:
 
 
 def publish_file(target: Path, data: bytes) -> Path:
-    """Write one file atomically: a temporary sibling, then a rename over `target`."""
+    """Write one file atomically: a temporary sibling, then a rename over `target`. A target that exists and is
+    not a regular file (a folder, a FIFO, a device node, a link) is refused, never replaced."""
+    from rulegen.safeio import UnsafeFile, write_replacing
+
     target = Path(target)
     parent = target.parent if str(target.parent) else Path(".")
     prepare_parent(parent)
     clean_stale(parent, target.name)
-    if target.is_dir():
-        raise OutputError(f"{target} is a folder; give a file name for the output")
-    handle = None
     try:
-        handle = tempfile.NamedTemporaryFile(dir=parent, prefix=f".{target.name}.new-{os.getpid()}-", delete=False)
-        with handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(handle.name, 0o644)
-        os.replace(handle.name, target)
-    except OSError as exc:
-        if handle is not None:
-            _remove(Path(handle.name))
-        raise OutputError(f"{target} cannot be written: {_describe(exc)}") from None
-    except BaseException:
-        if handle is not None:
-            _remove(Path(handle.name))
-        raise
+        write_replacing(target, data)
+    except UnsafeFile as exc:
+        raise OutputError(f"{target} {exc.reason}; give the name of a new or regular file") from None
     return target

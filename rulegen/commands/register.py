@@ -70,20 +70,9 @@ def _cut(text: str, width: int) -> str:
 
 
 def _write_atomically(target: Path, data: str) -> None:
-    target = Path(target)
-    if target.is_dir():
-        raise OutputError(f"{target} is a folder; give the report's file name")
-    parent = target.parent if str(target.parent) else Path(".")
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=parent, prefix=f".{target.name}.",
-                                             delete=False)
-        with handle:
-            handle.write(data)
-        os.chmod(handle.name, 0o644)
-        os.replace(handle.name, target)
-    except OSError as exc:
-        raise OutputError(f"{target} cannot be written: {exc.strerror or exc}") from None
+    from rulegen.build.publish import publish_file
+
+    publish_file(target, data.encode("utf-8"))
 
 
 def register(app: typer.Typer) -> None:
