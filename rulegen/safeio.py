@@ -85,18 +85,21 @@ def _errno_reason(exc: OSError, path) -> UnsafeFile:
     return UnsafeFile(path, f"cannot be read: {exc.strerror or exc}")
 
 
-def read_regular(path: str | os.PathLike, limit: int) -> bytes:
-    """The bytes of a regular file named by the user, read once through one handle; refuses links and specials."""
+def read_regular(path: str | os.PathLike, limit: int, *, follow_symlinks: bool = False) -> bytes:
+    """The bytes of a regular file, read once through one handle; refuses specials and, unless
+    `follow_symlinks` (for files a user names on the command line, such as a trust root that is a link into
+    the system's certificates), links."""
     try:
-        before = os.lstat(path)
+        before = os.stat(path) if follow_symlinks else os.lstat(path)
     except OSError as exc:
         raise _errno_reason(exc, path) from None
     if stat.S_ISLNK(before.st_mode):
         raise UnsafeFile(path, "is a symbolic link; name the file itself")
     if not stat.S_ISREG(before.st_mode):
         raise UnsafeFile(path, f"is {_kind(before.st_mode)}, not a regular file")
+    flags = _OPEN_FLAGS & ~getattr(os, "O_NOFOLLOW", 0) if follow_symlinks else _OPEN_FLAGS
     try:
-        fd = os.open(path, _OPEN_FLAGS)
+        fd = os.open(path, flags)
     except OSError as exc:
         raise _errno_reason(exc, path) from None
     try:

@@ -227,3 +227,24 @@ def test_a_logo_swapped_after_it_is_read_is_not_what_the_filing_carries(tmp_path
     assert manifest["logo"]["sha256"] == __import__("hashlib").sha256(genuine).hexdigest()
     for output in built.iterdir():
         assert b"SECRET-BYTES" not in output.read_bytes(), output.name
+
+
+def _signed_sample() -> Path:
+    from rulegen.resources import samples_dir
+
+    return samples_dir() / "pa-five-card-bonus.yaml"
+
+
+def test_a_fifo_as_previous_revision_offering_or_identity_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    sample = HOSTILE.parent / "correct_pa.yaml"
+    base = ["settle", "--hole", "Js Ts", "--across", "As Ks", "--down", "9s 8s", "--middle", "Qs", "--ante", "5"]
+    for arguments in (["diff", str(fifo), str(sample)], ["diff", str(sample), str(fifo)],
+                      ["build", str(sample), "--previous", str(fifo), "--out", str(tmp_path / "out")],
+                      base + ["--offering", str(fifo)],
+                      ["build", str(_signed_sample()), "--final", "--sign", str(fifo), "--out", str(tmp_path / "out")]):
+        result = CliRunner().invoke(app, arguments)
+        assert result.exit_code in (1, 2), (arguments, result.output)
+        assert "named pipe" in result.output or "not a regular file" in result.output, (arguments, result.output)
+        assert "Traceback" not in result.output

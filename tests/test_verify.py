@@ -9,6 +9,7 @@ with a throwaway CA and signer the test generates, so these tests do not depend 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import json
 import shutil
 from pathlib import Path
@@ -244,6 +245,27 @@ def test_a_changed_sibling_output_fails(signed_filing, tmp_path):
     (copy / "manifest.json").write_bytes(b"{}\n")
     report = verify_filing(copy / "rules.pdf")
     assert "manifest.json" in failed(report)["outputs"]
+
+
+def test_a_sibling_that_is_a_link_or_a_fifo_is_reported_not_followed(signed_filing, tmp_path):
+    """A link out of the folder (to a huge sparse file, say) or a FIFO beside rules.pdf: named, never read."""
+    copy = tmp_path / "filing"
+    shutil.copytree(signed_filing.parent, copy)
+    huge = tmp_path / "sparse.bin"
+    with open(huge, "wb") as handle:
+        handle.truncate(20 << 30)  # 20 GiB of nothing: reading it would take minutes
+    (copy / "signage.pdf").unlink()
+    os.symlink(huge, copy / "signage.pdf")
+    (copy / "rules.html").unlink()
+    os.mkfifo(copy / "rules.html")
+    report = verify_filing(copy / "rules.pdf")
+    detail = failed(report)["outputs"]
+    assert "signage.pdf (is a symbolic link" in detail and "rules.html (is a named pipe" in detail, detail
+    for special in (copy / "rules.html", huge):  # as the filing itself or as a trust root: refused at once
+        with pytest.raises(InputError, match="named pipe|larger than"):
+            verify_filing(special)
+        with pytest.raises(InputError, match="named pipe|larger than"):
+            verify_filing(signed_filing, trust=special)
 
 
 @pytest.mark.parametrize("name", ["math-appendix.pdf", "signage.pdf", "rules.html", "manifest.json"])

@@ -188,7 +188,7 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
         clock = now
 
     check_sign_size(options.sign_size)  # bad arguments fail before any work
-    if options.sign is not None and not Path(options.sign).is_file():
+    if options.sign is not None and not Path(options.sign).exists():
         raise InputError(f"the signing identity {options.sign} does not exist")
     offering, findings = load_and_validate(Path(path), display)
     draft = draft_status(offering.data, options.final)

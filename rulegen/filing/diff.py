@@ -108,21 +108,21 @@ def offering_from_path(path, display: str | None = None):
     """An offering from a file: an offering YAML, or a built filing's rules.pdf (its attached offering)."""
     from rulegen.offering import load_offering, parse_offering
 
+    from rulegen.safeio import UnsafeFile, read_regular
+
     path = Path(path)
     display = display or str(path)
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1024)
-    except FileNotFoundError:
-        raise InputError(f"{display}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{display} is a folder; give an offering file or a filing's rules.pdf") from None
-    except OSError as exc:
-        raise InputError(f"{display} cannot be read: {exc.strerror or exc}") from None
-    if b"%PDF-" not in head:
-        return load_offering(path, display)
-    source, name = _offering_in_filing(path.read_bytes(), display)
+    try:  # read once, a regular file of bounded size: a FIFO given as --previous answers at once
+        data = read_regular(path, MAX_FILING_READ, follow_symlinks=True)
+    except UnsafeFile as exc:
+        raise InputError(f"{display}: {exc.reason}") from None
+    if b"%PDF-" not in data[:1024]:
+        return parse_offering(data, display, path)
+    source, name = _offering_in_filing(data, display)
     return parse_offering(source, f"{display}:{name}")
+
+
+MAX_FILING_READ = 256 * 1024 * 1024  # a filing's rules.pdf is far smaller; an offering file is at most 1 MiB
 
 
 def _offering_in_filing(data: bytes, display: str) -> tuple[bytes, str]:

@@ -27,15 +27,17 @@ def _load_identity(p12_path, passphrase: bytes | None):
     """(private key, certificate, other certificates) from a PKCS#12 file; InputError when it will not open."""
     from cryptography.hazmat.primitives.serialization import pkcs12
 
+    from rulegen.safeio import UnsafeFile, read_regular
+
     path = Path(p12_path)
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"the signing identity {path} does not exist") from None
-    except IsADirectoryError:
-        raise InputError(f"the signing identity {path} is a folder, not a PKCS#12 (.p12) file") from None
-    except OSError as exc:
-        raise InputError(f"the signing identity {path} cannot be read: {exc.strerror or exc}") from None
+        data = read_regular(path, 1 << 20, follow_symlinks=True)  # a .p12 is a few kilobytes
+    except UnsafeFile as exc:
+        if exc.reason == "no such file":
+            raise InputError(f"the signing identity {path} does not exist") from None
+        if exc.reason.startswith("is a folder"):
+            raise InputError(f"the signing identity {path} is a folder, not a PKCS#12 (.p12) file") from None
+        raise InputError(f"the signing identity {path} cannot be read: {exc.reason}") from None
     try:
         key, cert, others = pkcs12.load_key_and_certificates(data, passphrase or None)
     except ValueError:

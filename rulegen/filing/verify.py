@@ -28,6 +28,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -206,18 +207,18 @@ def _quiet_pyhanko():
 MAX_FILING_BYTES = 256 * 1024 * 1024  # far above any rules.pdf; a bound on what one check reads into memory
 
 
-def _read(path: Path) -> bytes:
+def _read(path: Path, *, follow_symlinks: bool = True) -> bytes:
+    """A file named on the command line (a filing, a trust root), read once: a regular file of bounded size,
+    never a FIFO or device that would hang the run."""
+    from rulegen.safeio import UnsafeFile, read_regular
+
     try:
-        if path.is_file() and path.stat().st_size > MAX_FILING_BYTES:
+        return read_regular(path, MAX_FILING_BYTES, follow_symlinks=follow_symlinks)
+    except UnsafeFile as exc:
+        if "the most read" in exc.reason or "larger than" in exc.reason:
             raise InputError(f"{path} is larger than {MAX_FILING_BYTES // (1024 * 1024)} MiB; it is not a filing "
-                             "rulegen built")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path} is a folder; give the filing's rules.pdf") from None
-    except OSError as exc:
-        raise InputError(f"{path} cannot be read: {exc.strerror or exc}") from None
+                             "rulegen built") from None
+        raise InputError(f"{path}: {exc.reason}") from None
 
 
 def load_trust_roots(trust) -> list:
@@ -648,13 +649,13 @@ class _Verifier:
                 wrong.append(f"{name!r} (not a plain file name)")
                 continue
             sibling = folder / name
-            if not sibling.is_file():
+            if not os.path.lexists(sibling):
                 missing.append(name)
                 continue
             try:
-                digest = _file_sha256(sibling)
-            except OSError as exc:
-                wrong.append(f"{name} (cannot be read: {exc.strerror or exc})")
+                digest = hashlib.sha256(_read(sibling, follow_symlinks=False)).hexdigest()
+            except InputError as exc:  # a link out of the folder, a FIFO, a 20 GiB file: reported, not followed
+                wrong.append(f"{name} ({exc.message.split(': ', 1)[-1]})")
                 continue
             (matched if isinstance(entry, dict) and digest == entry.get("sha256") else wrong).append(name)
         beside = folder / MANIFEST_NAME
@@ -663,8 +664,8 @@ class _Verifier:
                 missing.append(MANIFEST_NAME)
             else:
                 try:
-                    same = beside.read_bytes() == self.attachments.get(MANIFEST_NAME)
-                except OSError:
+                    same = _read(beside, follow_symlinks=False) == self.attachments.get(MANIFEST_NAME)
+                except InputError:
                     same = False
                 (matched if same else wrong).append(MANIFEST_NAME)
         expected = set(listed) | {MANIFEST_NAME, self.path.name}
@@ -869,14 +870,6 @@ def _finding_key(finding: dict) -> tuple:
 def _finding_text(finding: dict) -> str:
     text = f"{finding.get('level')}: {finding.get('message')}"
     return text + (f" [{finding['citation']}]" if finding.get("citation") else "")
-
-
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _reason(exc: BaseException) -> str:
