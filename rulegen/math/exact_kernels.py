@@ -357,23 +357,23 @@ def _joint(a, exactly, rare_pair, rare_class, rare_mask, sel1, sel3, joint1, joi
             w3 = sel3[block]
             for q in range(64):
                 p = block * 64 + q
-                s1 = -((w1 >> q) & 1)
-                s3 = -((w3 >> q) & 1)
+                one = (w1 >> q) & 1 != 0
+                three = (w3 >> q) & 1 != 0
                 v = popcount(ea & exactly[0, p])
-                x0 += v & s1
-                y0 += v & s3
+                x0 += v if one else 0
+                y0 += v if three else 0
                 v = popcount(ea & exactly[1, p])
-                x1 += v & s1
-                y1 += v & s3
+                x1 += v if one else 0
+                y1 += v if three else 0
                 v = popcount(ea & exactly[2, p])
-                x2 += v & s1
-                y2 += v & s3
+                x2 += v if one else 0
+                y2 += v if three else 0
                 v = popcount(ea & exactly[3, p])
-                x3 += v & s1
-                y3 += v & s3
+                x3 += v if one else 0
+                y3 += v if three else 0
                 v = popcount(ea & exactly[4, p])
-                x4 += v & s1
-                y4 += v & s3
+                x4 += v if one else 0
+                y4 += v if three else 0
         joint1[ka, 0] += weight * x0
         joint1[ka, 1] += weight * x1
         joint1[ka, 2] += weight * x2
