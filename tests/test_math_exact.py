@@ -119,3 +119,16 @@ def test_refusals():
         exact.analyse_hands(holes, an, cc[::-1], scale, -20, 100, 100)
     with pytest.raises(OverflowError):
         exact.analyse_hands(holes, an, cc * 10 ** 9, scale, -20, 100, 100)
+
+
+def test_threads_do_not_change_the_result_and_progress_is_reported():
+    hands = [h for h in mg.starting_hands() if h.name in ("KQs", "95o", "44", "A2o")]
+    scale, an, cc = mg.integer_payouts(HOUSE, STANDARD_ANTE)
+    holes = np.array([h.cards for h in hands])
+    seen = []
+    one = exact.analyse_hands(holes, an, cc, scale, -100 * scale, 10000 * scale, 10000 * scale, threads=1)
+    two = exact.analyse_hands(holes, an, cc, scale, -100 * scale, 10000 * scale, 10000 * scale, threads=2,
+                              progress=lambda done, total: seen.append((done, total)))
+    for a, b in zip(one, two):
+        assert np.array_equal(a, b)
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]

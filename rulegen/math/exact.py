@@ -65,14 +65,15 @@ def deltas_of(cc: np.ndarray) -> np.ndarray:
 
 
 def analyse_hands(holes: np.ndarray, ante: np.ndarray, cc: np.ndarray, scale: int, net_low: int, net_size: int,
-                  gross_size: int, threads: int | None = None):
+                  gross_size: int, threads: int | None = None, progress=None):
     """The exact analysis of the starting hands whose representative hole cards are the rows of `holes`.
 
     `ante` and `cc` are the integer payouts per pay class (odds times `scale`), `cc` non-decreasing. Returns
     per hand, as `rulegen.math.kernels.analyse_hands` does and equal to it: ev1[., 3], choice1, choice2[., 2,
     1326], down and middle decision counts, ties, and the net-result and gross-payout histograms. The hands
     run on `threads` threads (default: numba's thread count), the costliest first; each writes only its own
-    rows, so the result does not depend on the threads or their order.
+    rows, so the result does not depend on the threads or their order. `progress(done, total)` is called
+    in the calling thread as hands finish.
     """
     import numba
 
@@ -107,14 +108,18 @@ def analyse_hands(holes: np.ndarray, ante: np.ndarray, cc: np.ndarray, scale: in
     # Offsuit hands have the most across orbits (757), pairs fewer (469), suited hands the fewest (367).
     order = sorted(range(n), key=lambda c: -_orbit_count(int(holes[c, 0]), int(holes[c, 1])))
     workers = min(threads or numba.get_num_threads(), n)
+    done = 0
     if n:
         one(order[0])  # in this thread first: loads (or compiles) the kernel once
-    if workers <= 1:
-        for c in order[1:]:
-            one(c)
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(one, order[1:]))
+        done = 1
+        if progress is not None:
+            progress(done, n)
+    with ThreadPoolExecutor(max(workers, 1)) as pool:
+        finished = map(one, order[1:]) if workers <= 1 else pool.map(one, order[1:])
+        for _ in finished:
+            done += 1
+            if progress is not None:
+                progress(done, n)
     return ev1, choice1, choice2, down_counts, middle_counts, ties, net_hist, gross_hist
 
 
