@@ -244,3 +244,10 @@ def test_an_svg_gradient_comes_out_cmyk_with_four_values_per_stop(tmp_path):
         stops = [list(map(float, f.C0)) for s in shadings for f in ([s.Function] if "/C0" in s.Function
                                                                      else s.Function.Functions)]
         assert stops[0][1] > 0.8 and stops[0][2] > 0.8, "the first stop is still red: magenta and yellow"
+
+
+def test_a_sheet_too_small_for_legible_type_is_refused(tmp_path):
+    result, out = run(tmp_path, NJ, "--sign-size", "3x3in")
+    assert result.exit_code == 2
+    assert "does not fit a 3 × 3 in sheet with legible type" in result.stderr
+    assert not out.exists()

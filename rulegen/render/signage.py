@@ -355,6 +355,7 @@ MAX_FITS = 7
 GOOD_FILL = 0.9  # a sign filling less of its sheet's height than this gets one try at larger type
 MAX_GROWTH = Decimal("1.6")
 MAX_GROWS = 2
+MIN_SCALE = Decimal("0.5")  # 7 pt body type, 5 pt notes: below this a sign is not legible from a seat
 
 
 @dataclass
@@ -488,7 +489,7 @@ def render_signage_pdf(offering: Any, jurisdiction: Any, *, draft: Any, size: st
 
     fetcher = fetcher or SafeFetcher(assets_dir(), offering.folder)
     sheet = size if isinstance(size, SignSize) else sign_size(size)
-    scale = first_scale(sheet, columns_for(sheet, sign_blocks(offering.data)))
+    scale = max(MIN_SCALE, first_scale(sheet, columns_for(sheet, sign_blocks(offering.data))))
     seed = offering.source + b"signage" + sheet.name.encode() + (b"print" if print_proof else b"")
     last = None
     best: tuple[bytes, Decimal, Measure, Any, str] | None = None
@@ -517,7 +518,9 @@ def render_signage_pdf(offering: Any, jurisdiction: Any, *, draft: Any, size: st
                 grows += 1
                 scale = ((best[1] + too_large) / 2).quantize(Decimal("0.0001"))
                 continue
-            scale = next_scale(scale, last)
+            if scale <= MIN_SCALE:
+                break
+            scale = max(MIN_SCALE, next_scale(scale, last))
             continue
         best = (pdf, scale, kept["measure"], kept["document"], html)
         fill = kept["measure"].used_px / kept["measure"].height_px
@@ -540,4 +543,5 @@ def render_signage_pdf(offering: Any, jurisdiction: Any, *, draft: Any, size: st
     detail = (f"a line does not fit its column: {last.overflowing[0]!r}" if last and last.overflowing
               else f"a single word stands alone on a line: {last.widowed[0]!r}" if last and last.widowed
               else "the content is taller than the sheet")
-    raise SignDoesNotFit(f"the sign does not fit a {sheet.label} sheet at any type size tried ({detail})")
+    raise SignDoesNotFit(f"the sign does not fit a {sheet.label} sheet with legible type (body at least "
+                         f"{BASE_TYPE['body'] * MIN_SCALE:.0f} pt; {detail}): choose a larger size")
