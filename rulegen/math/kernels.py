@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from rulegen.math.fasteval import eval5, popcount
+from rulegen.math.kernel_types import HandAnalysis
 
 FULL_DECK = (1 << 52) - 1
 MIDDLE_CARDS = 46  # after the two hole cards and two pairs of outside cards
@@ -90,7 +91,7 @@ def analyse_hands(holes, rep_offsets, rep_pairs, rep_weights, pair_cards, card_k
                   pay_of, ante, cc, levels, deltas, scale, net_low, net_size, gross_size):
     """The exact analysis of a batch of starting hands (one row of `holes` each).
 
-    Returns, per starting hand: ev1[., 3] (sum over all its 63,562,800 deals of the round's result for
+    Returns a HandAnalysis, per starting hand: ev1[., 3] (sum over all its 63,562,800 deals of the round's result for
     fold / 1x / 3x at the Across decision, every later decision optimal), choice1, choice2[., 2, pairs]
     (the Down decision after Across 1x / 3x, for the orbit representatives), counts of the Down and Middle
     decisions along the optimal path, the number of exact ties met, and histograms of the net result and of
@@ -213,4 +214,4 @@ def analyse_hands(holes, rep_offsets, rep_pairs, rep_weights, pair_cards, card_k
             ch2, best2 = _choose(acc_fold, s1, s3)
             if (ch2 == 0 and (s1 == acc_fold or s3 == acc_fold)) or (ch2 == 1 and s3 == s1):
                 ties[c, 1] += weight
-    return ev1, choice1, choice2, down_counts, middle_counts, ties, net_hist, gross_hist
+    return HandAnalysis(ev1, choice1, choice2, down_counts, middle_counts, ties, net_hist, gross_hist)

@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit, prange
 
 from rulegen.math.fasteval import eval5
+from rulegen.math.kernel_types import MaxWinBounds, MaxWinFound
 
 
 @njit(cache=True, parallel=True)
@@ -37,17 +38,20 @@ def bounds(card_key, card_bit, nonflush, flush, pay_of, hand_value, mid_value, p
                 best_mid = mid_value[k]
         # each hand is at most the best single hand, the Middle at most its best payout: an upper bound
         upper[i] = 2 * best_hand + best_mid
-    return triples, upper
+    return MaxWinBounds(triples, upper)
 
 
 @njit(cache=True)
 def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, hand_value, mid_value,
            bonus_value, bonus_top, pair_cards):
-    """Best-first exact search; returns (best total, its main-game part, T, middle card, pair A, pair D)."""
+    """Best-first exact search: a MaxWinFound (best total, its main-game part, T, middle card, pair A, pair D)."""
     n_pairs = pair_cards.shape[0]
     best = np.int64(-1)
     best_main = np.int64(0)
-    found = np.full(6, -1, dtype=np.int64)
+    found_triple = np.int64(-1)
+    found_middle = np.int64(-1)
+    found_across = np.int64(-1)
+    found_down = np.int64(-1)
     values = np.empty(n_pairs, dtype=np.int64)
     classes = np.empty(n_pairs, dtype=np.int64)
     for o in range(order.shape[0]):
@@ -98,8 +102,8 @@ def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, h
                     if main + bonus > best:
                         best = main + bonus
                         best_main = main
-                        found[0] = i
-                        found[1] = m
-                        found[2] = pa
-                        found[3] = pd
-    return best, best_main, found
+                        found_triple = i
+                        found_middle = m
+                        found_across = pa
+                        found_down = pd
+    return MaxWinFound(best, best_main, found_triple, found_middle, found_across, found_down)

@@ -6,13 +6,14 @@ import numpy as np
 from numba import njit, prange
 
 from rulegen.math.fasteval import eval5
+from rulegen.math.kernel_types import SimulatedRounds
 
 
 @njit(cache=True, parallel=True)
 def simulate(seed, chunks, per_chunk, hole_class, hole_map, pair_index, choice1, choice2, card_key, card_bit,
              nonflush, flush, pay_of, ante, cc, scale):
     """Deal and play `chunks * per_chunk` rounds; each chunk has its own seed, so the result does not depend on
-    how threads share the chunks. Returns the deals (hole, across, down, middle), the bets and the scaled net."""
+    how threads share the chunks. Returns SimulatedRounds: the deals (hole, across, down, middle), the bets and the scaled net."""
     n = chunks * per_chunk
     deals = np.zeros((n, 7), dtype=np.int64)
     bets = np.zeros((n, 3), dtype=np.int64)
@@ -85,4 +86,4 @@ def simulate(seed, chunks, per_chunk, hole_class, hole_map, pair_index, choice1,
             ka = pay_of[eval5(h0, h1, a0, a1, m, card_key, card_bit, nonflush, flush)]
             kd = pay_of[eval5(h0, h1, d0, d1, m, card_key, card_bit, nonflush, flush)]
             nets[r] = ante[ka] + ante[kd] + b1 * cc[ka] + b2 * cc[kd] + b3 * cc[max(ka, kd)]
-    return deals, bets, nets
+    return SimulatedRounds(deals, bets, nets)
