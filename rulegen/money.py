@@ -6,7 +6,9 @@ all print an amount the same way. One rounding rule: a fraction of a cent is rou
 unchanged). Whole dollars print without cents, any other amount with exactly two decimals.
 
 Machine-readable money (JSON) is never a binary float: `json_amount` gives whole dollars as an integer
-and any other amount as its exact decimal text ("5.50").
+and any other amount as its exact decimal text ("5.50"); `json_number` gives the same amount as a Decimal
+that a Decimal-aware writer (simplejson's use_decimal) prints as an exact JSON numeral (`5.50`), for JSON
+whose contract says money is a number (`rulegen math --json`).
 """
 
 from __future__ import annotations
@@ -85,3 +87,13 @@ def parse_amount(text: str, what: str) -> Decimal:
     if amount >= MAX_AMOUNT:
         raise ValueError(f"{what} is {str(text)[:40]!r}; an amount at the table is below $1,000,000,000")
     return amount
+
+
+def json_number(value) -> Decimal:
+    """Money as an exact JSON numeral: whole dollars as an integer (3624), otherwise at least two decimals (5.50;
+    a fraction of a cent is kept, never rounded away: 8.325)."""
+    amount = to_decimal(value)
+    if is_whole(amount):
+        return amount.quantize(Decimal(1))
+    exponent = amount.as_tuple().exponent
+    return amount.quantize(CENT) if isinstance(exponent, int) and exponent > -2 else amount

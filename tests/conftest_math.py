@@ -56,9 +56,10 @@ def brute_force_hand(hole: tuple[int, int], criss_cross, ante_table):
     from itertools import combinations
 
     from rulegen.evaluator import pay_class, strength
-    from rulegen.math.main_game import integer_payouts
+    from rulegen.math.deals import integer_payouts
 
-    scale, ante, cc = integer_payouts(criss_cross, ante_table)
+    payouts = integer_payouts(criss_cross, ante_table)
+    scale, ante, cc = payouts.scale, payouts.ante, payouts.criss_cross
     h0, h1 = hole
     rest = [c for c in range(52) if c not in hole]
     cls_of = np.zeros((52, 52, 52), dtype=np.int64)

@@ -130,24 +130,22 @@ def test_worked_examples_print_the_settlement_codes_figures(built):
 
 
 def test_payout_limit_figure_comes_from_the_math(built):
-    max_win = built.math.get("max_win_per_round_at_minimum")
-    assert max_win is not None
+    max_win = built.math.max_win.amount
     assert filters.money(max_win) in built.rules
     assert filters.money(max_win) in built.appendix
 
 
 def test_appendix_prints_the_math_results(built):
-    main = built.math["main_game"]
-    for key in ("house_edge_per_ante", "house_edge_per_initial_wager", "element_of_risk", "hit_frequency"):
-        assert filters.percent(main[key]) in built.appendix, key
-    assert filters.number(main["standard_deviation"]) in built.appendix
-    assert filters.number(main["average_total_wager"]) in built.appendix
-    decisions = main["across_decision"]
-    assert len(decisions) == 169
-    if built.math.get("five_card_bonus"):
-        assert filters.percent(built.math["five_card_bonus"]["house_edge"]) in built.appendix
-    if built.math.get("six_card_bonus"):
-        assert filters.percent(built.math["six_card_bonus"]["house_edge"]) in built.appendix
+    main = built.math.main_game
+    for figure in (main.house_edge_per_ante, main.house_edge_per_initial_wager, main.element_of_risk,
+                   main.hit_frequency):
+        assert filters.percent(figure) in built.appendix
+    assert filters.number(main.standard_deviation) in built.appendix
+    assert filters.number(main.average_total_wager) in built.appendix
+    assert len(main.across_decision) == 169
+    for bonus in (built.math.five_card_bonus, built.math.six_card_bonus):
+        if bonus is not None:
+            assert filters.percent(bonus.house_edge) in built.appendix
 
 
 def test_signage_shows_every_paytable_and_the_limits(built):

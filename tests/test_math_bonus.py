@@ -22,9 +22,9 @@ def test_five_card_bonus_full(tmp_path, monkeypatch):
     # independent: the same sum written out from the textbook counts
     pays = {4: 250, 36: 100, 624: 40, 3744: 15, 5108: 10, 10200: 6, 54912: 4, 123552: 3, 9 * 84480: 1}
     ev = Fraction(sum(n * p for n, p in pays.items()) - (2598960 - sum(pays)), 2598960)
-    assert Fraction(table["ev"]) == ev
-    assert table["house_edge"] == pytest.approx(float(-ev))
-    assert sum(r["combinations"] for r in table["outcomes"]) == 2_598_960
+    assert table.ev == ev
+    assert table.house_edge == float(-ev) and table.element_of_risk == table.house_edge
+    assert sum(r.combinations for r in table.outcomes) == 2_598_960
 
 
 def test_six_card_bonus(tmp_path, monkeypatch):
@@ -39,7 +39,7 @@ def test_six_card_bonus(tmp_path, monkeypatch):
     table = bonus.six_card_bonus(SIX)
     wins = 188 * 1000 + 1656 * 200 + 14664 * 50 + 165984 * 20 + 205792 * 15 + 361620 * 10 + 732160 * 5
     losses = 20358520 - (188 + 1656 + 14664 + 165984 + 205792 + 361620 + 732160)
-    assert Fraction(table["ev"]) == Fraction(wins - losses, 20358520)
+    assert table.ev == Fraction(wins - losses, 20358520)
 
 
 def test_counts_cached_and_checked(tmp_path, monkeypatch):

@@ -1,6 +1,7 @@
 """The disk cache: atomic entries with a checksum; a corrupt or half-written entry is ignored."""
 
 import json
+from fractions import Fraction
 
 from rulegen.math import cache as disk
 
@@ -35,19 +36,50 @@ def test_unwritable_cache_is_skipped(tmp_path, monkeypatch):
     assert disk.load("k") is None
 
 
-def test_corrupt_analysis_entry_is_recomputed(tmp_path, monkeypatch):
+def _analysis(ev: Fraction):
+    """A small stand-in analysis (the figures are arbitrary): what the cache stores and gives back."""
+    from rulegen.math import results as r
+
+    choices = r.ChoiceFrequencies(fold=0.25, once=0.5, thrice=0.25)
+    return r.MainGameAnalysis(
+        paytables=r.PaytableIdentity(("-1", "1"), ("-1", "1"), ("nothing", "pair")), ev_per_ante=ev,
+        average_total_wager_exact=Fraction(7, 2), hit_frequency_exact=Fraction(1, 3), variance=Fraction(5, 3),
+        rounds=12, decisions=r.DecisionFrequencies(choices, choices, choices, "note"),
+        ties=r.TieCounts(1, 2, 3, "note", "rule", "middle rule"), across_decision={"AA": "3x", "32o": "fold"},
+        starting_hands=(r.StartingHandValue("AA", 6, "3x", Fraction(-2), Fraction(1, 7), Fraction(3, 7)),),
+        distribution=(r.NetOutcome(Fraction(-2), 8, 8 / 12), r.NetOutcome(Fraction(13, 2), 4, 4 / 12)),
+        gross_payout_distribution=(r.GrossPayout(Fraction(0), 8), r.GrossPayout(Fraction(17, 2), 4)),
+        scale=2, method="method", tie_rule="rule",
+        monte_carlo=r.MonteCarloResult(10, 1, -0.1, 2.5, 0.99, (-0.3, 0.1), -0.05, True, 0.4))
+
+
+def test_typed_analysis_round_trips_exactly():
+    from rulegen.math.results import MainGameAnalysis, from_payload, to_payload
+
+    analysis = _analysis(Fraction(-579091, 6689228))
+    payload = json.loads(json.dumps(to_payload(analysis)))  # as it goes through the file
+    assert from_payload(MainGameAnalysis, payload) == analysis
+    assert from_payload(MainGameAnalysis, {"ev_per_ante": "-1/2", "rounds": 12}) is None  # an older format
+
+
+def test_corrupt_or_old_analysis_entry_is_recomputed(tmp_path, monkeypatch):
     from rulegen.game import STANDARD_RULES
     from rulegen.math import main_game as mg
 
     monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
     calls = []
-    monkeypatch.setattr(mg, "_analyse", lambda cc, ante, progress, rounds: calls.append(1) or {"x": len(calls)})
-    assert mg.analyse_main_game(STANDARD_RULES) == {"x": 1}
-    assert mg.analyse_main_game(STANDARD_RULES) == {"x": 1}  # from the cache
+    monkeypatch.setattr(mg, "_analyse",
+                        lambda cc, ante, progress, rounds: calls.append(1) or _analysis(Fraction(-len(calls), 97)))
+    assert mg.analyse_main_game(STANDARD_RULES).ev_per_ante == Fraction(-1, 97)
+    assert mg.analyse_main_game(STANDARD_RULES).ev_per_ante == Fraction(-1, 97)  # from the cache
     (entry,) = tmp_path.glob("*.json")
-    entry.write_text(entry.read_text().replace('"x":1', '"x":7'))
-    assert mg.analyse_main_game(STANDARD_RULES) == {"x": 2}  # recomputed, never trusted
-    assert mg.analyse_main_game(STANDARD_RULES, use_cache=False) == {"x": 3}
+    entry.write_text(entry.read_text().replace('"-1/97"', '"-7/97"'))
+    assert mg.analyse_main_game(STANDARD_RULES).ev_per_ante == Fraction(-2, 97)  # recomputed, never trusted
+    key = entry.stem
+    disk.store(key, {"ev_per_ante": "-1/2", "rounds": 84_284_272_800})  # an entry in an older format, checksum good
+    assert mg.analyse_main_game(STANDARD_RULES).ev_per_ante == Fraction(-3, 97)  # recomputed
+    assert mg.analyse_main_game(STANDARD_RULES, use_cache=False).ev_per_ante == Fraction(-4, 97)
+    assert len(calls) == 4
 
 
 def _poison(key: str, payload) -> None:

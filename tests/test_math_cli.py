@@ -1,4 +1,5 @@
 import json
+from decimal import Decimal
 
 import pytest
 from typer.testing import CliRunner
@@ -39,6 +40,9 @@ def test_json_keys_pa():
     assert data["six_card_bonus"] is None and data["bonus_spin"] is None
     # PA's limit does not cover the Five Card Bonus: the main game alone at the $5 minimum (sample's minimum)
     assert data["max_win_per_round_at_minimum"] == data["max_win"]["amount"]
+    # money is an exact decimal numeral: 3 x (500 + 100 + 500) + 2 antes = 3,302 antes at the $5 minimum
+    exact = json.loads(result.stdout, parse_float=Decimal)
+    assert exact["max_win_per_round_at_minimum"] == 3302 * 5 and '"max_win_per_round_at_minimum": 16510,' in result.stdout
     assert data["max_win"]["detail"]["cards"]
     assert main["monte_carlo"]["covers_exact"]
 

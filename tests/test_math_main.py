@@ -35,15 +35,14 @@ def _hands(*names):
     (ODD, ("T9o",)),
 ])
 def test_kernel_equals_brute_force(criss_cross, names):
-    hands, results, scale, _ = mg.run_kernel(criss_cross, STANDARD_ANTE, _hands(*names))
-    for hand, result in zip(hands, results):
+    run = mg.run_kernel(criss_cross, STANDARD_ANTE, _hands(*names))
+    for hand, result in zip(run.hands, run.results):
         brute_scale, fold, one, three = conftest_math.brute_force_hand(hand.cards, criss_cross, STANDARD_ANTE)
-        assert brute_scale == scale
-        assert [int(v) for v in result[0]] == [fold, one, three], hand.name
-        # the distribution of this hand sums to its deals and its mean is the chosen value
-        net_hist = result[6]
-        assert int(net_hist.sum()) == mg.LEAVES_PER_HAND
-        assert int(result[7].sum()) == mg.LEAVES_PER_HAND
+        assert brute_scale == run.scale
+        assert [int(v) for v in result.ev] == [fold, one, three], hand.name
+        # the distributions of this hand count each of its deals once
+        assert int(result.net_histogram.sum()) == mg.LEAVES_PER_HAND
+        assert int(result.gross_histogram.sum()) == mg.LEAVES_PER_HAND
 
 
 def test_starting_hands_and_orbits():
@@ -51,15 +50,15 @@ def test_starting_hands_and_orbits():
     assert len(hands) == 169 and sum(h.combinations for h in hands) == 1326
     assert hands[0].name == "AA" and hands[1].name == "AKs" and hands[2].name == "AKo"
     for hand in _hands("AA", "AKs", "AKo"):
-        reps, weights, canonical = mg.across_orbits(hand)
-        assert weights.sum() == 1225
+        assert mg.across_orbits(hand).weights.sum() == 1225
     # suited hands: the three other suits are interchangeable, so orbits are up to 6 pairs
-    assert len(mg.across_orbits(_hands("AKs")[0])[0]) < len(mg.across_orbits(_hands("AKo")[0])[0])
+    assert len(mg.across_orbits(_hands("AKs")[0]).representatives) < \
+        len(mg.across_orbits(_hands("AKo")[0]).representatives)
 
 
 def test_integer_payouts_scale():
-    scale, ante, cc = mg.integer_payouts(ODD, STANDARD_ANTE)
-    assert scale == 2 and cc[6] == 13 and cc[0] == -2
+    payouts = mg.integer_payouts(ODD, STANDARD_ANTE)
+    assert payouts.scale == 2 and payouts.criss_cross[6] == 13 and payouts.criss_cross[0] == -2
 
 
 def test_non_monotone_table_refused():
@@ -72,7 +71,7 @@ def test_non_monotone_table_refused():
 def test_full_analysis_standard(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
     result = mg.analyse_main_game(STANDARD_RULES, use_cache=False)
-    assert result["rounds"] == 84_284_272_800
-    assert Fraction(result["ev_per_ante"]) == Fraction(-579091, 6689228)
-    assert result["across_decision"]["AA"] == "3x" and result["across_decision"]["32o"] == "fold"
-    assert result["monte_carlo"]["covers_exact"]
+    assert result.rounds == 84_284_272_800
+    assert result.ev_per_ante == Fraction(-579091, 6689228)
+    assert result.across_decision["AA"] == "3x" and result.across_decision["32o"] == "fold"
+    assert result.monte_carlo is not None and result.monte_carlo.covers_exact

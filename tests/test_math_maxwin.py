@@ -24,19 +24,19 @@ def test_standard_main_game_only():
     # 3 x (500 + 100 + 500) + 2 antes at even money = 3,302 antes; at $5, $16,510 (PA: no Five Card Bonus).
     result = max_win_per_round(STANDARD_RULES, Decimal(5), None, MAIN)
     assert result.amount == Decimal(16510)
-    assert result.detail["five_card_bonus_counted"] is False
-    cards = result.detail["cards"]
-    settled = settle_round(STANDARD_RULES, cards["hole"], cards["across"], cards["down"], cards["middle"], 5, (3, 3, 3))
+    assert result.detail.five_card_bonus_counted is False
+    cards = result.detail.cards
+    settled = settle_round(STANDARD_RULES, cards.hole, cards.across, cards.down, cards.middle, 5, (3, 3, 3))
     assert settled.net == result.amount
-    assert "reading" in result.detail and "summary" in result.detail
+    assert result.detail.summary.startswith("antes $5 each and 3x raises of $15: royal flush")
 
 
 def test_standard_with_five_card_bonus():
     # the same deal leaves a flush on the board: $1 x 10 to 1 more
     result = max_win_per_round(STANDARD_RULES, Decimal(5), Decimal(1), MAIN | {"five_card_bonus"})
     assert result.amount == Decimal(16520)
-    assert result.detail["per_wager_win"]["five_card_bonus"] == 10
-    assert result.detail["main_game_only"]["amount"] == 16510
+    assert result.detail.per_wager_win["five_card_bonus"] == 10
+    assert result.detail.main_game_only.amount == 16510
 
 
 def test_house_table_and_memo():

@@ -24,19 +24,21 @@ def _spin(weights):
 
 def test_without_weights_no_return_is_assumed():
     result = bonus_spin_math(_spin([None] * 4))
-    assert result["return_per_wager"] is None and "weights" in result["needs"]
-    assert result["break_even_mean_prize"] == pytest.approx(5 * 1326 / 78)
-    assert result["return_per_mean_prize"] == pytest.approx(78 / 1326 / 5)
+    assert result.weighted is None and result.return_per_wager is None and "weights" in result.needs
+    assert result.break_even_mean_prize == pytest.approx(5 * 1326 / 78)
+    assert result.return_per_mean_prize == pytest.approx(78 / 1326 / 5)
 
 
 def test_with_weights():
     result = bonus_spin_math(_spin([1, 3, 20, 76]))
     mean = Fraction(5000 + 3 * 500 + 20 * 50 + 76 * 10, 100)
-    assert result["mean_prize"] == pytest.approx(float(mean))
-    assert result["return_per_wager"] == pytest.approx(float(Fraction(78, 1326) * mean / 5))
-    community = result["community_value"]
-    assert [row["other_players"] for row in community] == [0, 1, 2, 3, 4, 5]
-    assert community[5]["value_per_wager"] == pytest.approx(5 * 78 / 1326 * 3 / 5)
-    progressive = result["progressive"]
-    slope, intercept = progressive["return_at_meter"]["per_dollar_of_meter"], progressive["return_at_meter"]["intercept"]
-    assert intercept + slope * progressive["break_even_meter"] == pytest.approx(1)
+    wheel = result.weighted
+    assert wheel is not None
+    assert wheel.mean_prize == pytest.approx(float(mean))
+    assert wheel.return_per_wager == pytest.approx(float(Fraction(78, 1326) * mean / 5))
+    community = wheel.community_value
+    assert [row.other_players for row in community] == [0, 1, 2, 3, 4, 5]
+    assert community[5].value_per_wager == pytest.approx(5 * 78 / 1326 * 3 / 5)
+    progressive = wheel.progressive
+    assert progressive is not None and progressive.meter_used == Decimal(5000)
+    assert progressive.intercept + progressive.per_dollar_of_meter * progressive.break_even_meter == pytest.approx(1)

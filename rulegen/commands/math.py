@@ -2,71 +2,62 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from rulegen import terminal
 from rulegen.commands._common import exits_cleanly
 from rulegen.errors import InvalidOfferingError
+from rulegen.money import dollars as money
 
-
-def spec_json(report: dict) -> dict:
-    """The spec's keys first (a wager not offered is null), then the par-sheet detail."""
-    main = report["main_game"]
-    out = {
-        "main_game": main,
-        "five_card_bonus": report["five_card_bonus"],
-        "six_card_bonus": report["six_card_bonus"],
-        "bonus_spin": report["bonus_spin"],
-        "max_win_per_round_at_minimum": report["max_win_per_round_at_minimum"],
-        "max_win": report["max_win"],
-    }
-    for key, value in report.items():
-        out.setdefault(key, value)
-    return out
+if TYPE_CHECKING:
+    from rulegen.math.results import MathReport
 
 
 def _pct(value) -> str:
     return "—" if value is None else f"{100 * value:.4f}%"
 
 
-def print_tables(report: dict, title: str) -> None:
+def print_tables(report: MathReport, title: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console(file=terminal.raw(sys.stdout))
-    main = report["main_game"]
+    main = report.main_game
     from rich.markup import escape
 
     table = Table(title=f"{escape(terminal.printable_line(title))}: main game (optimal strategy; per unit of one ante)")
     table.add_column("figure")
     table.add_column("value", justify="right")
+
+    def choices(frequencies) -> str:
+        return " / ".join(_pct(v) for v in (frequencies.fold, frequencies.once, frequencies.thrice))
+
     for label, value in (
-            ("house edge per ante", _pct(main["house_edge_per_ante"])),
-            ("house edge per initial wager (both antes)", _pct(main["house_edge_per_initial_wager"])),
-            ("element of risk", _pct(main["element_of_risk"])),
-            ("average total wager (antes)", f"{main['average_total_wager']:.6f}"),
-            ("hit frequency", _pct(main["hit_frequency"])),
-            ("standard deviation (antes)", f"{main['standard_deviation']:.6f}"),
-            ("Across: fold / 1x / 3x", " / ".join(_pct(main["decisions"]["across"][k]) for k in ("fold", "1x", "3x"))),
-            ("Down: fold / 1x / 3x", " / ".join(_pct(main["decisions"]["down"][k]) for k in ("fold", "1x", "3x"))),
-            ("Middle: fold / 1x / 3x", " / ".join(_pct(main["decisions"]["middle"][k]) for k in ("fold", "1x", "3x"))),
-            ("tie rule", main["tie_rule"])):
+            ("house edge per ante", _pct(main.house_edge_per_ante)),
+            ("house edge per initial wager (both antes)", _pct(main.house_edge_per_initial_wager)),
+            ("element of risk", _pct(main.element_of_risk)),
+            ("average total wager (antes)", f"{main.average_total_wager:.6f}"),
+            ("hit frequency", _pct(main.hit_frequency)),
+            ("standard deviation (antes)", f"{main.standard_deviation:.6f}"),
+            ("Across: fold / 1x / 3x", choices(main.decisions.across)),
+            ("Down: fold / 1x / 3x", choices(main.decisions.down)),
+            ("Middle: fold / 1x / 3x", choices(main.decisions.middle)),
+            ("tie rule", main.tie_rule)):
         table.add_row(label, value)
-    monte = main.get("monte_carlo")
+    monte = main.monte_carlo
     if monte:
-        table.add_row(f"Monte Carlo ({monte['rounds']:,} rounds, 99%)",
-                      f"{monte['interval'][0]:.5f} .. {monte['interval'][1]:.5f} "
-                      f"({'covers' if monte['covers_exact'] else 'MISSES'} {monte['exact_ev_per_ante']:.5f})")
+        table.add_row(f"Monte Carlo ({monte.rounds:,} rounds, 99%)",
+                      f"{monte.interval[0]:.5f} .. {monte.interval[1]:.5f} "
+                      f"({'covers' if monte.covers_exact else 'MISSES'} {monte.exact_ev_per_ante:.5f})")
     console.print(table)
 
-    fold = [hand for hand, choice in main["across_decision"].items() if choice == "fold"]
-    raise3 = [hand for hand, choice in main["across_decision"].items() if choice == "3x"]
+    fold = [hand for hand, choice in main.across_decision.items() if choice == "fold"]
+    raise3 = [hand for hand, choice in main.across_decision.items() if choice == "3x"]
     console.print(f"Across decision: 3x on {', '.join(raise3) or 'none'}; fold {', '.join(fold) or 'none'}; "
                   "1x on every other starting hand.")
 
@@ -74,28 +65,26 @@ def print_tables(report: dict, title: str) -> None:
     side.add_column("wager")
     side.add_column("house edge", justify="right")
     side.add_column("hit frequency", justify="right")
-    for name, key in (("Five Card Bonus", "five_card_bonus"), ("Six Card Bonus", "six_card_bonus")):
-        section = report.get(key)
-        if section:
-            side.add_row(name, _pct(section["house_edge"]), _pct(section["hit_frequency"]))
-    spin = report.get("bonus_spin")
-    if spin:
-        if spin.get("return_per_wager") is not None:
-            side.add_row("Bonus Spin", _pct(1 - spin["return_per_wager"]), _pct(spin["trigger_probability"]))
+    for name, section in (("Five Card Bonus", report.five_card_bonus), ("Six Card Bonus", report.six_card_bonus)):
+        if section is not None:
+            side.add_row(name, _pct(section.house_edge), _pct(section.hit_frequency))
+    spin = report.bonus_spin
+    if spin is not None:
+        if spin.weighted is not None:
+            side.add_row("Bonus Spin", _pct(1 - spin.weighted.return_per_wager), _pct(spin.trigger_probability))
         else:
             side.add_row("Bonus Spin", f"needs the wheel's weights; 100% return at a mean prize of "
-                                       f"${spin['break_even_mean_prize']:,.2f}", _pct(spin["trigger_probability"]))
+                                       f"${spin.break_even_mean_prize:,.2f}", _pct(spin.trigger_probability))
     console.print(side)
-    detail = report["max_win"]["detail"]
-    console.print(f"Maximum win per round at the minimum: ${report['max_win_per_round_at_minimum']:,} "
-                  f"({detail.get('summary', '')})")
-    cap = report.get("payout_cap")
-    if cap:
-        for row in cap["at"]:
-            console.print(f"Payout cap ${cap['amount']:,} at a ${row['ante']:,} ante: binds in "
-                          f"{row['probability_cap_binds']:.3e} of rounds, removes ${row['ev_removed_per_round_dollars']:.6f} "
+    console.print(f"Maximum win per round at the minimum: {money(report.max_win_per_round_at_minimum)} "
+                  f"({report.max_win.detail.summary})")
+    cap = report.payout_cap
+    if cap is not None:
+        for row in cap.at:
+            console.print(f"Payout cap {money(cap.amount)} at a {money(row.ante)} ante: binds in "
+                          f"{row.probability_cap_binds:.3e} of rounds, removes ${row.ev_removed_per_round_dollars:.6f} "
                           "per round (not in the house edge)")
-    for note in report.get("notes") or []:
+    for note in report.notes:
         console.print(f"note: {note}")
 
 
@@ -139,6 +128,7 @@ def register(app: typer.Typer) -> None:
                     progress.update(task, completed=done, total=total)
 
                 from rulegen.math.report import math_report
+                from rulegen.math.results import json_text
 
                 report = math_report(
                     rules,
@@ -148,6 +138,6 @@ def register(app: typer.Typer) -> None:
                     payout_limit_counted=frozenset(counted.value) if counted and counted.value else frozenset(),
                     use_cache=not no_cache, progress=advance)
             if as_json:
-                typer.echo(json.dumps(spec_json(report), indent=2))
+                typer.echo(json_text(report.to_json()))
             else:
                 print_tables(report, str(file))

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from rulegen.evaluator import PAY_CLASSES
 from rulegen.math.cache import memoised as disk_memoised
+from rulegen.math.results import BonusOutcome, BonusResult
 
 FIVE_CARD_BOARDS = 2_598_960
 SIX_CARD_SETS = 20_358_520
@@ -39,7 +40,7 @@ def _total(cards: int) -> int:
     return FIVE_CARD_BOARDS if cards == 5 else SIX_CARD_SETS
 
 
-def bonus_table(paytable, cards: int) -> dict:
+def bonus_table(paytable, cards: int) -> BonusResult:
     """Outcome table, EV, house edge, hit frequency and standard deviation (per unit wagered)."""
     counts = class_counts(cards)
     total = _total(cards)
@@ -52,16 +53,13 @@ def bonus_table(paytable, cards: int) -> dict:
         probability = Fraction(counts[index], total)
         ev += payout * probability
         second += payout * payout * probability
-        rows.append({"hand_class": PAY_CLASSES[index], "combinations": counts[index],
-                     "probability": float(probability), "pays": _pays(payout),
-                     "return": float(payout * probability)})
+        rows.append(BonusOutcome(hand_class=PAY_CLASSES[index], combinations=counts[index],
+                                 probability=float(probability), pays=_pays(payout),
+                                 contribution=float(payout * probability)))
     variance = second - ev * ev
     hits = sum(counts[i] for i in range(len(PAY_CLASSES)) if paytable.payout(i) > 0)
-    return {
-        "cards": cards, "boards": total, "outcomes": rows,
-        "ev": f"{ev.numerator}/{ev.denominator}", "house_edge": float(-ev), "return": float(1 + ev),
-        "hit_frequency": hits / total, "standard_deviation": math.sqrt(variance),
-    }
+    return BonusResult(cards=cards, boards=total, outcomes=tuple(rows), ev=ev, hit_frequency=hits / total,
+                       standard_deviation=math.sqrt(variance))
 
 
 def _pays(payout: Fraction):
@@ -72,9 +70,9 @@ def _pays(payout: Fraction):
     return f"{payout.numerator} to 1" if payout.denominator == 1 else f"{payout.numerator}/{payout.denominator} to 1"
 
 
-def five_card_bonus(paytable) -> dict:
+def five_card_bonus(paytable) -> BonusResult:
     return bonus_table(paytable, 5)
 
 
-def six_card_bonus(paytable) -> dict:
+def six_card_bonus(paytable) -> BonusResult:
     return bonus_table(paytable, 6)

@@ -100,7 +100,9 @@ def store(entry_key: str, payload) -> bool:
         handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(document, out, sort_keys=True, separators=(",", ":"))
+                # the payload's own order is kept (a mapping's order can be what a document prints); the checksum
+                # is over the sorted text, so it does not depend on that order
+                json.dump(document, out, separators=(",", ":"))
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temporary, _path(entry_key))

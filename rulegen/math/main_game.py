@@ -24,87 +24,33 @@ detected; on a tie the strategy takes the smaller wager (fold before 1x before 3
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import replace
 from fractions import Fraction
-from functools import cache
-from itertools import permutations
 
 import numpy as np
 
-from rulegen.cards import RANKS
 from rulegen.evaluator import PAY_CLASSES
+from rulegen.math import montecarlo
+from rulegen.math.deals import (
+    ACROSS_PAIRS, DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, N_PAIRS, TOTAL_DEALS, StartingHand, across_orbits,
+    integer_payouts, pair_cards, starting_hands,
+)
+from rulegen.math.kernel_types import HandAnalysis, KernelRun, hand_row
+from rulegen.math.results import (
+    ChoiceFrequencies, DecisionFrequencies, GrossPayout, MainGameAnalysis, NetOutcome, PaytableIdentity,
+    StartingHandValue, TieCounts, from_payload, to_payload,
+)
 
-N_PAIRS = 1326
-ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS = 1225, 1128, 46
-LEAVES_PER_HAND = ACROSS_PAIRS * DOWN_PAIRS * MIDDLE_CARDS  # 63,562,800
+__all__ = [
+    "ACROSS_PAIRS", "CODE_VERSION", "DOWN_PAIRS", "KernelRun", "LEAVES_PER_HAND", "MIDDLE_CARDS", "N_PAIRS",
+    "StartingHand", "TIE_RULE", "across_orbits", "analyse_main_game", "integer_payouts", "pair_cards", "run_kernel",
+    "starting_hands", "strategy_tables",
+]
+
 TIE_RULE = "on an exact tie between two choices the strategy takes the smaller wager (fold before 1x before 3x)"
-CODE_VERSION = "main-game-4"  # bump when the analysis changes what it computes
-
-
-@dataclass(frozen=True)
-class StartingHand:
-    name: str  # "AA", "AKs", "AKo"
-    cards: tuple[int, int]  # a representative: card indices
-    combinations: int  # 6, 4 or 12
-
-
-@cache
-def starting_hands() -> tuple[StartingHand, ...]:
-    """The 169 classes, higher rank first: pairs, then suited, then offsuit, each ordered by rank."""
-    hands = []
-    for high in range(12, -1, -1):
-        for low in range(high, -1, -1):
-            if high == low:
-                hands.append(StartingHand(RANKS[high] * 2, (high * 4, high * 4 + 1), 6))
-            else:
-                hands.append(StartingHand(RANKS[high] + RANKS[low] + "s", (high * 4, low * 4), 4))
-                hands.append(StartingHand(RANKS[high] + RANKS[low] + "o", (high * 4, low * 4 + 1), 12))
-    assert sum(h.combinations for h in hands) == N_PAIRS
-    return tuple(hands)
-
-
-@cache
-def pair_cards() -> np.ndarray:
-    return np.array([(x, y) for x in range(52) for y in range(x + 1, 52)], dtype=np.int64)
-
-
-@cache
-def pair_index() -> np.ndarray:
-    index = np.full((52, 52), -1, dtype=np.int64)
-    for p, (x, y) in enumerate(pair_cards()):
-        index[x, y] = index[y, x] = p
-    return index
-
-
-@cache
-def across_orbits(hand: StartingHand) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(representatives, weights, canonical[p]) of the across pairs under the suit permutations fixing the
-    hole cards (reduction 2)."""
-    pairs, index = pair_cards(), pair_index()
-    h0, h1 = hand.cards
-    hole = {h0, h1}
-    valid = np.array([x not in hole and y not in hole for x, y in pairs])
-    canonical = np.arange(N_PAIRS)
-    for perm in permutations(range(4)):
-        card_map = np.array([(c >> 2) * 4 + perm[c & 3] for c in range(52)])
-        if {int(card_map[h0]), int(card_map[h1])} != hole:
-            continue
-        images = index[card_map[pairs[:, 0]], card_map[pairs[:, 1]]]
-        canonical = np.minimum(canonical, images)
-    canonical = np.where(valid, canonical, -1)
-    representatives, weights = np.unique(canonical[valid], return_counts=True)
-    assert weights.sum() == ACROSS_PAIRS
-    return representatives.astype(np.int64), weights.astype(np.int64), canonical
-
-
-def integer_payouts(criss_cross, ante) -> tuple[int, np.ndarray, np.ndarray]:
-    """(scale, ante payouts, Criss Cross payouts) as integers: odds times the LCM of their denominators."""
-    values = list(criss_cross.payouts) + list(ante.payouts)
-    scale = math.lcm(*(Fraction(v).denominator for v in values))
-    cc = np.array([int(p * scale) for p in criss_cross.payouts], dtype=np.int64)
-    an = np.array([int(p * scale) for p in ante.payouts], dtype=np.int64)
-    return scale, an, cc
+CODE_VERSION = "main-game-5"  # bump when the analysis changes what it computes or how its result is stored
+CHOICE_NAMES = {0: "fold", 1: "1x", 3: "3x"}
+CHOICE_COLUMN = {0: 0, 1: 1, 3: 2}  # a choice's column in HandAnalysis.ev
 
 
 def _levels(cc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -121,42 +67,49 @@ def paytables_of(rules_or_paytables):
     return rules_or_paytables.criss_cross, rules_or_paytables.ante
 
 
-def run_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progress=None, batch: int = 12):
-    """Run the compiled analysis over `hands` (default all 169); returns the raw arrays, concatenated."""
+def run_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progress=None,
+               batch: int = 12) -> KernelRun:
+    """Run the compiled analysis over `hands` (default all 169)."""
     from rulegen.evaluator import strength_arrays
     from rulegen.math.kernels import analyse_hands
 
     if not criss_cross.is_monotone():
         raise ValueError("the Criss Cross paytable pays less for a better hand; the Middle bet is undefined")
     hands = list(hands or starting_hands())
-    scale, an, cc = integer_payouts(criss_cross, ante)
+    payouts = integer_payouts(criss_cross, ante)
+    an, cc = payouts.ante, payouts.criss_cross
     levels, deltas = _levels(cc)
     card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
     net_low = int(min(0, 2 * an.min() + 9 * cc.min()))
     net_high = int(max(0, 2 * an.max() + 9 * cc.max()))
     gross_high = int(2 * max(an.max(), 0) + 9 * max(cc.max(), 0))
     # Balance the two cores: interleave the expensive classes (offsuit) with the cheap ones.
-    order = sorted(range(len(hands)), key=lambda i: -len(across_orbits(hands[i])[0]))
-    results = [None] * len(hands)
+    order = sorted(range(len(hands)), key=lambda i: -len(across_orbits(hands[i]).representatives))
+    results: list[HandAnalysis | None] = [None] * len(hands)
     done = 0
     for start in range(0, len(order), batch):
         chunk = order[start:start + batch]
         holes = np.array([hands[i].cards for i in chunk], dtype=np.int64)
         reps, weights, offsets = [], [], [0]
         for i in chunk:
-            r, w, _ = across_orbits(hands[i])
-            reps.append(r)
-            weights.append(w)
-            offsets.append(offsets[-1] + len(r))
+            orbits = across_orbits(hands[i])
+            reps.append(orbits.representatives)
+            weights.append(orbits.weights)
+            offsets.append(offsets[-1] + len(orbits.representatives))
         out = analyse_hands(holes, np.array(offsets, dtype=np.int64), np.concatenate(reps), np.concatenate(weights),
                             pair_cards(), card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), an, cc,
-                            levels, deltas, scale, net_low, net_high - net_low + 1, gross_high + 1)
+                            levels, deltas, payouts.scale, net_low, net_high - net_low + 1, gross_high + 1)
         for j, i in enumerate(chunk):
-            results[i] = tuple(array[j] for array in out)
+            results[i] = hand_row(out, j)
         done += len(chunk)
         if progress is not None:
             progress(done, len(hands))
-    return hands, results, scale, net_low
+    return KernelRun(tuple(hands), tuple(r for r in results if r is not None), payouts.scale, net_low)
+
+
+def strategy_tables(criss_cross, ante) -> montecarlo.Strategy:
+    """The strategy the exact analysis chooses, as the Monte Carlo's lookup tables."""
+    return montecarlo.strategy_from_run(run_kernel(criss_cross, ante))
 
 
 MONTE_CARLO_ROUNDS = 2_000_000
@@ -164,43 +117,45 @@ MONTE_CARLO_SEED = 20261122
 
 
 def analyse_main_game(rules_or_paytables, *, use_cache: bool = True, progress=None,
-                      monte_carlo_rounds: int = MONTE_CARLO_ROUNDS) -> dict:
+                      monte_carlo_rounds: int = MONTE_CARLO_ROUNDS) -> MainGameAnalysis:
     """The exact analysis of the main game for the Criss Cross and ante paytables, with its Monte Carlo
-    cross-check: a JSON-able dict, cached on disk (see rulegen.math.cache)."""
+    cross-check, cached on disk (see rulegen.math.cache); an entry of another format is recomputed."""
     from rulegen.math import cache as disk
 
     criss_cross, ante = paytables_of(rules_or_paytables)
     key = disk.key("main_game", CODE_VERSION, criss_cross.canonical(), ante.canonical(), monte_carlo_rounds)
     if use_cache:
         found = disk.load(key)
-        if found is not None:
+        analysis = from_payload(MainGameAnalysis, found) if found is not None else None
+        if analysis is not None:
             if progress is not None:
                 progress(169, 169)
-            return found
+            return analysis
     result = _analyse(criss_cross, ante, progress, monte_carlo_rounds)
     if use_cache:
-        disk.store(key, result)
+        disk.store(key, to_payload(result))
     return result
 
 
-def _fraction(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
-def _analyse(criss_cross, ante, progress, monte_carlo_rounds: int) -> dict:
-    from rulegen.math import montecarlo
-
-    hands, results, scale, net_low = run_kernel(criss_cross, ante, progress=progress)
-    summary = _summarise(criss_cross, ante, hands, results, scale, net_low)
+def _analyse(criss_cross, ante, progress, monte_carlo_rounds: int) -> MainGameAnalysis:
+    run = run_kernel(criss_cross, ante, progress=progress)
+    summary = _summarise(criss_cross, ante, run)
     if monte_carlo_rounds:
-        strategy = montecarlo.strategy_from_results(hands, results)
-        summary["monte_carlo"] = montecarlo.monte_carlo(criss_cross, ante, Fraction(summary["ev_per_ante"]),
-                                                        monte_carlo_rounds, MONTE_CARLO_SEED, strategy)
+        strategy = montecarlo.strategy_from_run(run)
+        simulated = montecarlo.monte_carlo(criss_cross, ante, summary.ev_per_ante, monte_carlo_rounds,
+                                           MONTE_CARLO_SEED, strategy)
+        summary = replace(summary, monte_carlo=simulated)
     return summary
 
 
-def _summarise(criss_cross, ante, hands, results, scale, net_low) -> dict:
-    total_weight = N_PAIRS * LEAVES_PER_HAND
+def _choices(counts: np.ndarray) -> ChoiceFrequencies:
+    fold, once, thrice = counts.tolist()
+    return ChoiceFrequencies(fold=fold, once=once, thrice=thrice)
+
+
+def _summarise(criss_cross, ante, run: KernelRun) -> MainGameAnalysis:
+    scale, net_low = run.scale, run.net_low
+    total_weight = TOTAL_DEALS
     ev_sum = 0
     strategy = {}
     per_hand = []
@@ -208,89 +163,79 @@ def _summarise(criss_cross, ante, hands, results, scale, net_low) -> dict:
     down_counts = np.zeros(3, dtype=np.int64)
     middle_counts = np.zeros(3, dtype=np.int64)
     ties = np.zeros(3, dtype=np.int64)
-    net_hist = None
-    gross_hist = None
-    names = {0: "fold", 1: "1x", 3: "3x"}
-    for hand, (ev1, choice1, choice2, dcounts, mcounts, tie, nh, gh) in zip(hands, results):
+    net_hist = np.zeros_like(run.results[0].net_histogram)
+    gross_hist = np.zeros_like(run.results[0].gross_histogram)
+    per_ante = scale * LEAVES_PER_HAND
+    for hand, result in zip(run.hands, run.results):
         w = hand.combinations
-        choice = int(choice1)
-        best = int(ev1[{0: 0, 1: 1, 3: 2}[choice]])
+        choice = int(result.across_choice)
+        best = int(result.ev[CHOICE_COLUMN[choice]])
         ev_sum += w * best
-        strategy[hand.name] = names[choice]
-        across_counts[names[choice]] += w
+        strategy[hand.name] = CHOICE_NAMES[choice]
+        across_counts[CHOICE_NAMES[choice]] += w
         # down_counts are weighted by across pairs (each stands for DOWN_PAIRS * 46 deals), middle by deals / 46
-        down_counts += w * dcounts
-        middle_counts += w * mcounts
-        ties += w * tie
-        net_hist = nh * w if net_hist is None else net_hist + nh * w
-        gross_hist = gross_hist + gh * w if gross_hist is not None else gh * w
-        per_hand.append({"hand": hand.name, "combinations": w, "decision": names[choice],
-                         "ev_fold": _fraction(Fraction(int(ev1[0]), scale * LEAVES_PER_HAND)),
-                         "ev_1x": _fraction(Fraction(int(ev1[1]), scale * LEAVES_PER_HAND)),
-                         "ev_3x": _fraction(Fraction(int(ev1[2]), scale * LEAVES_PER_HAND)),
-                         "ev": float(Fraction(best, scale * LEAVES_PER_HAND))})
+        down_counts += w * result.down_counts
+        middle_counts += w * result.middle_counts
+        ties += w * result.ties
+        net_hist += result.net_histogram * w
+        gross_hist += result.gross_histogram * w
+        per_hand.append(StartingHandValue(
+            hand=hand.name, combinations=w, decision=CHOICE_NAMES[choice],
+            ev_fold=Fraction(int(result.ev[0]), per_ante), ev_1x=Fraction(int(result.ev[1]), per_ante),
+            ev_3x=Fraction(int(result.ev[2]), per_ante)))
     ev = Fraction(ev_sum, scale * total_weight)
     values = np.arange(net_low, net_low + len(net_hist))
     assert int(net_hist.sum()) == total_weight
     mean = Fraction(int((values * net_hist).sum()), scale * total_weight)
     assert mean == ev, "the distribution and the decision values disagree"
     second = Fraction(sum(int(v) * int(v) * int(c) for v, c in zip(values, net_hist) if c), scale * scale * total_weight)
-    variance = second - mean * mean
     # Wagered per deal: 2 antes, plus the bets made on the path to it.
     down_deals = down_counts * DOWN_PAIRS * MIDDLE_CARDS
     middle_deals = middle_counts * MIDDLE_CARDS
-    average_wager = _average_wager(hands, results)
-    hit = Fraction(int(net_hist[values > 0].sum()), total_weight)
-    distribution = [{"net": _fraction(Fraction(int(v), scale)), "count": int(c), "probability": int(c) / total_weight}
-                    for v, c in zip(values, net_hist) if c]
-    gross = [{"gross": _fraction(Fraction(int(v), scale)), "count": int(c)} for v, c in enumerate(gross_hist) if c]
-    return {
-        "paytables": {"criss_cross": criss_cross.canonical(), "ante": ante.canonical(), "pay_classes": list(PAY_CLASSES)},
-        "ev_per_ante": _fraction(ev),
-        "house_edge_per_ante": float(-ev),
-        "house_edge_per_initial_wager": float(-ev / 2),
-        "average_total_wager": float(average_wager),
-        "average_total_wager_exact": _fraction(average_wager),
-        "element_of_risk": float(-ev / average_wager),
-        "hit_frequency": float(hit),
-        "variance": _fraction(variance),
-        "standard_deviation": math.sqrt(variance),
-        "rounds": total_weight,
-        "decisions": {
-            "across": {k: v / N_PAIRS for k, v in across_counts.items()},
-            "down": dict(zip(("fold", "1x", "3x"), (down_deals / total_weight).tolist())),
-            "middle": dict(zip(("fold", "1x", "3x"), (middle_deals / total_weight).tolist())),
-            "note": "probability per round of reaching the decision and choosing each option",
-        },
-        "ties": {"across_hole_combinations": int(ties[0]),
-                 "down_deals": int(ties[1]) * DOWN_PAIRS * MIDDLE_CARDS,
-                 "middle_deals": int(ties[2]) * MIDDLE_CARDS,
-                 "note": "deals (of all 84,284,272,800) on the strategy's path whose decision met an exact tie",
-                 "rule": TIE_RULE,
-                 "middle_rule": "at the Middle decision, when the Middle bet's expected payout is exactly zero, 1x "
-                                "and 3x tie and the strategy bets 1x"},
-        "across_decision": strategy,
-        "starting_hands": per_hand,
-        "distribution": distribution,
-        "gross_payout_distribution": gross,
-        "scale": scale,
-        "method": "exact enumeration of all 84,284,272,800 deals (1,326 x 1,225 x 1,128 x 46), reduced exactly by "
-                  "suit symmetry, per-hand lookup tables and linearity of the bets",
-        "tie_rule": TIE_RULE,
-    }
+    return MainGameAnalysis(
+        paytables=PaytableIdentity(tuple(criss_cross.canonical()), tuple(ante.canonical()), tuple(PAY_CLASSES)),
+        ev_per_ante=ev,
+        average_total_wager_exact=_average_wager(run),
+        hit_frequency_exact=Fraction(int(net_hist[values > 0].sum()), total_weight),
+        variance=second - mean * mean,
+        rounds=total_weight,
+        decisions=DecisionFrequencies(
+            across=ChoiceFrequencies(fold=across_counts["fold"] / N_PAIRS, once=across_counts["1x"] / N_PAIRS,
+                                     thrice=across_counts["3x"] / N_PAIRS),
+            down=_choices(down_deals / total_weight),
+            middle=_choices(middle_deals / total_weight),
+            note="probability per round of reaching the decision and choosing each option"),
+        ties=TieCounts(
+            across_hole_combinations=int(ties[0]),
+            down_deals=int(ties[1]) * DOWN_PAIRS * MIDDLE_CARDS,
+            middle_deals=int(ties[2]) * MIDDLE_CARDS,
+            note="deals (of all 84,284,272,800) on the strategy's path whose decision met an exact tie",
+            rule=TIE_RULE,
+            middle_rule="at the Middle decision, when the Middle bet's expected payout is exactly zero, 1x "
+                        "and 3x tie and the strategy bets 1x"),
+        across_decision=strategy,
+        starting_hands=tuple(per_hand),
+        distribution=tuple(NetOutcome(Fraction(int(v), scale), int(c), int(c) / total_weight)
+                           for v, c in zip(values, net_hist) if c),
+        gross_payout_distribution=tuple(GrossPayout(Fraction(int(v), scale), int(c))
+                                        for v, c in enumerate(gross_hist) if c),
+        scale=scale,
+        method="exact enumeration of all 84,284,272,800 deals (1,326 x 1,225 x 1,128 x 46), reduced exactly by "
+               "suit symmetry, per-hand lookup tables and linearity of the bets",
+        tie_rule=TIE_RULE,
+    )
 
 
-def _average_wager(hands, results) -> Fraction:
+def _average_wager(run: KernelRun) -> Fraction:
     """Expected total wagered per round in antes: 2 antes, plus b1 if not folded, plus b2 and b3 on the path."""
     total = 0
-    for hand, (ev1, choice1, choice2, dcounts, mcounts, tie, nh, gh) in zip(hands, results):
-        w = hand.combinations
-        b1 = int(choice1)
+    for hand, result in zip(run.hands, run.results):
+        b1 = int(result.across_choice)
         per_hand = 2 * LEAVES_PER_HAND
         if b1:
             per_hand += b1 * LEAVES_PER_HAND
-            # dcounts: across pairs choosing fold / 1x / 3x at Down; mcounts: (across, down) pairs at Middle
-            per_hand += (int(dcounts[1]) * 1 + int(dcounts[2]) * 3) * DOWN_PAIRS * MIDDLE_CARDS
-            per_hand += (int(mcounts[1]) * 1 + int(mcounts[2]) * 3) * MIDDLE_CARDS
-        total += w * per_hand
-    return Fraction(total, N_PAIRS * LEAVES_PER_HAND)
+            # down_counts: across pairs choosing fold / 1x / 3x at Down; middle_counts: (across, down) pairs
+            per_hand += (int(result.down_counts[1]) * 1 + int(result.down_counts[2]) * 3) * DOWN_PAIRS * MIDDLE_CARDS
+            per_hand += (int(result.middle_counts[1]) * 1 + int(result.middle_counts[2]) * 3) * MIDDLE_CARDS
+        total += hand.combinations * per_hand
+    return Fraction(total, TOTAL_DEALS)

@@ -15,7 +15,6 @@ search as soon as nothing left can beat the best total found: exact, and fast.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -23,18 +22,13 @@ from functools import lru_cache
 from rulegen.game import MAIN_WAGERS
 from rulegen.math.cache import memoised as disk_memoised
 from rulegen.money import dollars
+from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound, from_payload, to_payload
 
-CODE_VERSION = "maxwin-2"
+CODE_VERSION = "maxwin-3"
 READING = ("both antes at the table minimum and every raise at 3x, plus the Five Card Bonus at its minimum when the "
            "payout limit covers it (58 Pa. Code § 674a.12(d) excludes it in Pennsylvania); Bonus Spin prizes are not "
            "counted (paid by the progressive system), nor is a Six Card Bonus; a win is what the winning wagers are "
            "paid, losing wagers not deducted")
-
-
-@dataclass(frozen=True)
-class MaxWin:
-    amount: Decimal
-    detail: dict = field(default_factory=dict, compare=False, hash=False)
 
 
 @lru_cache(maxsize=None)
@@ -63,40 +57,28 @@ def _max_win(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal 
     key = disk.key("max_win", CODE_VERSION, criss_cross.canonical(), ante.canonical(),
                    fcb_table.canonical() if fcb_table else None, str(ante_minimum), str(five), list(main_counted))
     found = disk.load(key)
-    if isinstance(found, dict) and "amount" in found and "detail" in found:
-        return MaxWin(Decimal(found["amount"]), found["detail"])
+    cached = from_payload(MaxWin, found) if found is not None else None
+    if cached is not None:
+        return cached
     main_only = _search(criss_cross, ante, None, ante_minimum, None, main_counted)
     with_bonus = _search(criss_cross, ante, fcb_table, ante_minimum, five, main_counted) if fcb_table else None
     chosen = with_bonus or main_only
-    detail = {
-        "reading": READING,
-        "ante_minimum": _num(ante_minimum),
-        "wagers": chosen["wagers"],
-        "per_wager_win": chosen["per_wager_win"],
-        "cards": chosen["cards"],
-        "hands": chosen["hands"],
-        "main_game_only": {"amount": _num(main_only["amount"]), "cards": main_only["cards"],
-                           "hands": main_only["hands"], "per_wager_win": main_only["per_wager_win"]},
-        "with_five_card_bonus": ({"amount": _num(with_bonus["amount"]), "cards": with_bonus["cards"],
-                                  "hands": with_bonus["hands"], "per_wager_win": with_bonus["per_wager_win"]}
-                                 if with_bonus else None),
-        "five_card_bonus_counted": with_bonus is not None,
-        "summary": _summary(chosen, ante_minimum, five),
-    }
-    result = MaxWin(chosen["amount"], detail)
-    disk.store(key, {"amount": str(result.amount), "detail": detail})
+    wagers = {w: ante_minimum * (1 if w.startswith("ante") else 3) for w in main_counted}
+    if with_bonus is not None and five is not None:
+        wagers["five_card_bonus"] = five
+    detail = MaxWinDetail(reading=READING, ante_minimum=ante_minimum, wagers=wagers, chosen=chosen,
+                          main_game_only=main_only, with_five_card_bonus=with_bonus,
+                          summary=_summary(chosen, ante_minimum, five))
+    result = MaxWin(chosen.amount, detail)
+    disk.store(key, to_payload(result))
     return result
 
 
-def _num(value: Decimal):
-    return int(value) if value == value.to_integral_value() else float(value)
-
-
-def _summary(chosen, ante_minimum, five) -> str:
+def _summary(chosen: WinningRound, ante_minimum: Decimal, five: Decimal | None) -> str:
     text = (f"antes {_show(ante_minimum)} each and 3x raises of {_show(3 * ante_minimum)}: "
-            f"{chosen['hands']['across']} Across, {chosen['hands']['down']} Down")
+            f"{chosen.hands['across']} Across, {chosen.hands['down']} Down")
     if five is not None:
-        text += f", Five Card Bonus {_show(five)} on {chosen['hands']['five_card_bonus']}"
+        text += f", Five Card Bonus {_show(five)} on {chosen.hands['five_card_bonus']}"
     return text
 
 
@@ -104,13 +86,14 @@ def _show(amount: Decimal) -> str:
     return dollars(amount)
 
 
-def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None, main_counted: tuple) -> dict:
+def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None,
+            main_counted: tuple) -> WinningRound:
     import numpy as np
 
     from rulegen.cards import Card, format_cards
     from rulegen.evaluator import strength_arrays
     from rulegen.game import GameRules, settle_round
-    from rulegen.math.main_game import pair_cards
+    from rulegen.math.deals import pair_cards
 
     # Integer money: cents times the LCM of the odds' denominators.
     tables = [criss_cross, ante] + ([fcb_table] if fcb_table else [])
@@ -119,7 +102,7 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
     ante_units = int(ante_minimum * unit)
 
     def win(payout: Fraction, wager_units: int) -> int:
-        return int(max(payout, 0) * wager_units)
+        return int(max(payout, Fraction(0)) * wager_units)
 
     hand_value = np.array([(win(ante.payout(k), ante_units) if "ante_across" in main_counted else 0)
                            + (win(criss_cross.payout(k), 3 * ante_units) if "across" in main_counted else 0)
@@ -130,7 +113,7 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
         raise ValueError("a payout limit that counts only one of the Across/Down wagers is not supported")
     mid_value = np.array([win(criss_cross.payout(k), 3 * ante_units) if "middle" in main_counted else 0
                           for k in range(11)], dtype=np.int64)
-    if fcb_table is not None:
+    if fcb_table is not None and five is not None:
         bonus_value = np.array([win(fcb_table.payout(k), int(five * unit)) for k in range(11)], dtype=np.int64)
     else:
         bonus_value = np.zeros(11, dtype=np.int64)
@@ -138,11 +121,13 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
     pay = pay_of.astype(np.int64)
     bounds, search = _kernels()
     pairs = pair_cards()
-    triples, upper = bounds(card_key, card_bit, nonflush, flush, pay, hand_value, mid_value, pairs)
-    order = np.argsort(-upper, kind="mergesort")
-    best, best_main, found = search(order, triples, upper, card_key, card_bit, nonflush, flush, pay, hand_value,
-                                    mid_value, bonus_value, int(bonus_value.max()), pairs)
-    t, m, pa, pd = (int(v) for v in found[:4])
+    bounded = bounds(card_key, card_bit, nonflush, flush, pay, hand_value, mid_value, pairs)
+    triples = bounded.triples
+    order = np.argsort(-bounded.upper, kind="mergesort")
+    found = search(order, triples, bounded.upper, card_key, card_bit, nonflush, flush, pay, hand_value, mid_value,
+                   bonus_value, int(bonus_value.max()), pairs)
+    best = found.best
+    t, m, pa, pd = int(found.triple), int(found.middle), int(found.across_pair), int(found.down_pair)
     middle = Card(m)
     hole = tuple(Card(int(c)) for c in triples[t] if int(c) != m)
     across = (Card(int(pairs[pa, 0])), Card(int(pairs[pa, 1])))
@@ -152,15 +137,12 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
     settlement = settle_round(rules, hole, across, down, (middle,), ante_minimum, (3, 3, 3),
                               five_card_bonus=five if fcb_table is not None else None)
     counted = set(main_counted) | ({"five_card_bonus"} if fcb_table is not None else set())
-    per_wager = {line.wager: _num(max(line.net, Decimal(0))) for line in settlement.lines if line.wager in counted}
+    per_wager = {line.wager: max(line.net, Decimal(0)) for line in settlement.lines if line.wager in counted}
     amount = sum((max(line.net, Decimal(0)) for line in settlement.lines if line.wager in counted), Decimal(0))
     assert amount * unit == best, "the search and the game layer disagree on the maximum win"
-    wagers = {w: _num(ante_minimum * (1 if w.startswith("ante") else 3)) for w in main_counted}
-    if fcb_table is not None:
-        wagers["five_card_bonus"] = _num(five)
     hands = {"across": settlement.hands["across"], "down": settlement.hands["down"]}
     if "five_card_bonus" in settlement.hands:
         hands["five_card_bonus"] = settlement.hands["five_card_bonus"]
-    return {"amount": amount, "wagers": wagers, "per_wager_win": per_wager, "hands": hands,
-            "cards": {"hole": format_cards(hole), "across": format_cards(across), "down": format_cards(down),
-                      "middle": str(middle)}}
+    return WinningRound(amount=amount, hands=hands, per_wager_win=per_wager,
+                        cards=DealtCards(hole=format_cards(hole), across=format_cards(across), down=format_cards(down),
+                                         middle=str(middle)))

@@ -5,31 +5,50 @@ decision per starting hand, the Down decision per across pair, the Middle decisi
 the 46 middle cards with the same integer arithmetic and tie rule), then settled by the compiled settlement,
 which a test checks against rulegen.game.settle_round on the same deals. The 99% confidence interval of the
 mean must cover the exact EV.
+
+The strategy comes in as tables (`Strategy`); `main_game` makes them from its kernel run, so this module
+needs nothing of `main_game` (the shared deal structure is in `rulegen.math.deals`).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import permutations
 
 import numpy as np
 
+from rulegen.math.deals import N_PAIRS, across_orbits, integer_payouts, pair_cards, pair_index, starting_hands
+from rulegen.math.kernel_types import KernelRun, SimulatedRounds
+from rulegen.math.results import MonteCarloResult
+
 Z_99 = 2.5758293035489  # two-sided 99% normal quantile
+
+
+@dataclass(frozen=True, eq=False)
+class Strategy:
+    """The exact analysis's decisions as lookup tables for the simulation."""
+    across: np.ndarray  # [169]: the Across choice (0 fold, 1, 3) per starting hand
+    down: np.ndarray  # [169, 2, 1326]: the Down choice after Across 1x / 3x, per across pair in the hand's frame
+
+
+@dataclass(frozen=True, eq=False)
+class Simulation:
+    rounds: SimulatedRounds
+    scale: int  # the nets are in antes times `scale`
 
 
 @cache
 def hole_frames():
     """For each of the 1,326 hole pairs: its starting-hand class and a suit relabelling (as a card map) that
     turns it into the class's representative."""
-    from rulegen.math.main_game import pair_cards, starting_hands
-
     hands = starting_hands()
     rep = {frozenset(h.cards): i for i, h in enumerate(hands)}
     maps = [np.array([(c >> 2) * 4 + perm[c & 3] for c in range(52)], dtype=np.int64) for perm in permutations(range(4))]
-    hole_class = np.zeros(1326, dtype=np.int64)
-    hole_map = np.zeros((1326, 52), dtype=np.int64)
+    hole_class = np.zeros(N_PAIRS, dtype=np.int64)
+    hole_map = np.zeros((N_PAIRS, 52), dtype=np.int64)
     for p, (x, y) in enumerate(pair_cards()):
         for card_map in maps:
             image = frozenset((int(card_map[x]), int(card_map[y])))
@@ -42,52 +61,42 @@ def hole_frames():
     return hole_class, hole_map
 
 
-def strategy_tables(criss_cross, ante):
-    """(choice1[169], choice2[169, 2, 1326]) from the exact analysis's kernel."""
-    from rulegen.math.main_game import run_kernel
-
-    hands, results, scale, _ = run_kernel(criss_cross, ante)
-    return strategy_from_results(hands, results)
-
-
-def strategy_from_results(hands, results):
-    from rulegen.math.main_game import across_orbits
-
-    choice1 = np.array([int(r[1]) for r in results], dtype=np.int64)
-    choice2 = np.zeros((len(hands), 2, 1326), dtype=np.int8)
-    for i, (hand, r) in enumerate(zip(hands, results)):
-        _, _, canonical = across_orbits(hand)
+def strategy_from_run(run: KernelRun) -> Strategy:
+    across = np.array([int(r.across_choice) for r in run.results], dtype=np.int64)
+    down = np.zeros((len(run.hands), 2, N_PAIRS), dtype=np.int8)
+    for i, (hand, result) in enumerate(zip(run.hands, run.results)):
+        canonical = across_orbits(hand).canonical
         valid = canonical >= 0
         for j in range(2):
-            choice2[i, j, valid] = r[2][j][canonical[valid]]
-    return choice1, choice2
+            down[i, j, valid] = result.down_choice[j][canonical[valid]]
+    return Strategy(across, down)
 
 
-def simulate(criss_cross, ante, rounds: int, seed: int = 20261122, strategy=None):
-    """Play `rounds` rounds; returns (deals[n, 7], bets[n, 3], nets[n] scaled, scale)."""
+def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy) -> Simulation:
+    """Play `rounds` rounds under `strategy`."""
     from rulegen.evaluator import strength_arrays
-    from rulegen.math.main_game import integer_payouts, pair_index
     from rulegen.math.mc_kernels import simulate as kernel
 
-    scale, an, cc = integer_payouts(criss_cross, ante)
-    choice1, choice2 = strategy if strategy is not None else strategy_tables(criss_cross, ante)
+    payouts = integer_payouts(criss_cross, ante)
     hole_class, hole_map = hole_frames()
     card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
     per_chunk = 50_000 if rounds >= 50_000 else rounds
     chunks = max(1, math.ceil(rounds / per_chunk))
-    deals, bets, nets = kernel(seed, chunks, per_chunk, hole_class, hole_map, pair_index(), choice1, choice2,
-                               card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), an, cc, scale)
-    return deals[:rounds], bets[:rounds], nets[:rounds], scale
+    played = kernel(seed, chunks, per_chunk, hole_class, hole_map, pair_index(), strategy.across, strategy.down,
+                    card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), payouts.ante,
+                    payouts.criss_cross, payouts.scale)
+    return Simulation(SimulatedRounds(played.deals[:rounds], played.bets[:rounds], played.nets[:rounds]),
+                      payouts.scale)
 
 
-def monte_carlo(criss_cross, ante, exact_ev: Fraction, rounds: int = 2_000_000, seed: int = 20261122,
-                strategy=None) -> dict:
-    deals, bets, nets, scale = simulate(criss_cross, ante, rounds, seed, strategy)
-    values = nets.astype(np.float64) / scale
+def monte_carlo(criss_cross, ante, exact_ev: Fraction, rounds: int, seed: int, strategy: Strategy) -> MonteCarloResult:
+    simulation = simulate(criss_cross, ante, rounds, seed, strategy)
+    nets = simulation.rounds.nets
+    values = nets.astype(np.float64) / simulation.scale
     mean = float(values.mean())
     sd = float(values.std(ddof=1))
     half = Z_99 * sd / math.sqrt(rounds)
-    return {"rounds": rounds, "seed": seed, "mean_per_ante": mean, "standard_deviation": sd,
-            "confidence": 0.99, "interval": [mean - half, mean + half], "exact_ev_per_ante": float(exact_ev),
-            "covers_exact": bool(mean - half <= float(exact_ev) <= mean + half),
-            "hit_frequency": float((nets > 0).mean())}
+    return MonteCarloResult(rounds=rounds, seed=seed, mean_per_ante=mean, standard_deviation=sd, confidence=0.99,
+                            interval=(mean - half, mean + half), exact_ev_per_ante=float(exact_ev),
+                            covers_exact=bool(mean - half <= float(exact_ev) <= mean + half),
+                            hit_frequency=float((nets > 0).mean()))

@@ -1,14 +1,21 @@
-"""The math appendix (par sheet): every figure read from the math layer's results dict, none computed here.
-
-The dict is the spec's `rulegen math --json` structure plus par-sheet detail. Where a part the appendix
-wants is not in the dict, the appendix says so in print rather than filling the gap itself.
+"""The math appendix (par sheet): every figure read by attribute from the math layer's typed `MathReport`, none
+computed here. A renamed field fails the render (AttributeError, or Jinja's StrictUndefined) instead of
+dropping a line; a wager the offering does not have is None and its section is left out.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from rulegen.render import svg, tables
 from rulegen.render.context import document_info
 from rulegen.render.environment import render_template
+
+if TYPE_CHECKING:
+    from rulegen.math.results import (
+        BonusSpinResult, Figure, MainGameAnalysis, MathReport, NetOutcome, VerificationCheck,
+    )
 
 RANKS = "AKQJT98765432"
 WAGER_TITLES = {
@@ -27,121 +34,86 @@ def starting_hand(row: int, column: int) -> str:
     return high + low + ("s" if column > row else "o")
 
 
-def strategy_grid(decisions: dict | None) -> list[list[dict]] | None:
-    if not decisions:
-        return None
-    grid = []
-    for row in range(13):
-        cells = []
-        for column in range(13):
-            hand = starting_hand(row, column)
-            cells.append({"hand": hand, "decision": decisions.get(hand)})
-        grid.append(cells)
-    return grid
+@dataclass(frozen=True)
+class GridCell:
+    hand: str
+    decision: str  # fold | 1x | 3x
 
 
-def _first(mapping: dict | None, *keys):
-    """The first of `keys` the math dict holds (the par-sheet detail's names are the math layer's)."""
-    if not isinstance(mapping, dict):
-        return None
-    for key in keys:
-        if key in mapping and mapping[key] is not None:
-            return mapping[key]
-    return None
+def strategy_grid(decisions: dict[str, str]) -> list[list[GridCell]]:
+    """The Across decision of each of the 169 starting hands, as the 13 x 13 grid (a hand missing is a KeyError)."""
+    return [[GridCell(hand, decisions[hand]) for hand in (starting_hand(row, column) for column in range(13))]
+            for row in range(13)]
 
 
-def outcome_rows(section: dict | None) -> list[dict] | None:
-    """The outcome table of one wager as rows {outcome, pays, combinations, probability, contribution}."""
-    rows = _first(section, "outcomes", "outcome_table", "distribution")
-    if rows is None:
-        return None
-    if isinstance(rows, dict):
-        rows = [{"outcome": key, **(value if isinstance(value, dict) else {"probability": value})}
-                for key, value in rows.items()]
-    found = []
-    for row in rows:
-        found.append({
-            "outcome": _first(row, "outcome", "hand_class", "hand", "net", "label"),
-            "pays": _first(row, "pays", "payout", "odds"),
-            "combinations": _first(row, "combinations", "count", "ways"),
-            "probability": _first(row, "probability", "p"),
-            "contribution": _first(row, "return", "contribution", "expected_return"),
-        })
-    return found
-
-
-def in_columns(rows: list | None, columns: int = 3) -> list[list] | None:
+def in_columns(rows, columns: int = 3) -> list[list]:
     """Rows laid out down `columns` side-by-side groups (a long table printed compactly), top to bottom first."""
-    if not rows:
-        return None
+    rows = list(rows)
     height = -(-len(rows) // columns)
     return [[rows[c * height + r] if c * height + r < len(rows) else None for c in range(columns)]
             for r in range(height)]
 
 
-def decision_rows(main: dict) -> dict | None:
-    """How often each decision is reached and taken: {decision: {fold, 1x, 2x, 3x}} as the math layer gives it."""
-    decisions = _first(main, "decisions", "fold_frequency", "fold_frequencies", "later_decisions")
-    if not isinstance(decisions, dict):
-        return None
-    return {name: value for name, value in decisions.items() if isinstance(value, dict)} or None
-
-
-def main_chart(main: dict | None):
-    rows = outcome_rows(main)
-    if not rows:
-        return None
-    bars = [(str(r["outcome"]), float(r["probability"] or 0)) for r in rows]
-    labels = ["" for _ in rows]  # the figures are in the table beside the chart; bars this many stay unlabelled
+def main_chart(distribution: tuple[NetOutcome, ...]):
+    bars = [(str(row.outcome), row.probability) for row in distribution]
+    labels = ["" for _ in distribution]  # the figures are in the table beside the chart; bars this many stay unlabelled
     return svg.bar_chart(bars, title="Main game: probability of each net result per round, in antes (log scale)",
                          value_labels=labels, log_scale=True)
 
 
-def wheel_view(results: dict, spin_table: dict | None):
-    spin = results.get("bonus_spin")
-    if not spin_table:
+@dataclass(frozen=True)
+class WheelView:
+    spin: BonusSpinResult
+    drawing: object  # the SVG markup
+
+
+def wheel_view(spin: BonusSpinResult | None, spin_table: dict | None) -> WheelView | None:
+    if spin is None:
         return None
+    if spin_table is None:
+        raise ValueError("the math has a Bonus Spin result but the offering has no Bonus Spin table")
     segments = [{"label": "Top" if s["jackpot"] else f"${s['pays']:,}", "weight": s["weight"],
                  "highlight": s["jackpot"]} for s in spin_table["segments"]]
-    return {
-        "weighted": spin_table["weighted"],
-        "drawing": svg.wheel(segments),
-        "m": spin or {},
-        "return_per_wager": _first(spin, "return_per_wager"),
-        "progressive": _first(spin, "progressive"),
-        "community_value": _first(spin, "community_value") or [],
-    }
+    return WheelView(spin=spin, drawing=svg.wheel(segments))
 
 
-def appendix_context(offering, jurisdiction, results: dict, *, draft) -> dict:
+@dataclass(frozen=True)
+class CheckRow:
+    """A verification check as printed: an interval shows as [low, high]."""
+    check: str
+    expected: int | float | str | list[float]
+    computed: int | float | str | list[float]
+    passed: bool
+
+
+def _figure(value: Figure) -> int | float | str | list[float]:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def check_rows(checks: tuple[VerificationCheck, ...]) -> list[CheckRow]:
+    return [CheckRow(c.check, _figure(c.expected), _figure(c.computed), c.passed) for c in checks]
+
+
+def appendix_context(offering, jurisdiction, results: MathReport, *, draft) -> dict:
     data = offering.data
-    main = results.get("main_game") or {}
+    main: MainGameAnalysis = results.main_game
     return {
         "doc": document_info(offering, jurisdiction, kind="appendix", title="Criss Cross Poker — Math appendix",
                              short_title="Math appendix", draft=draft),
-        "r": results,
         "main": main,
-        "paytables": tables.offering_paytables(data, jurisdiction),
-        "main_outcomes": outcome_rows(main),
-        "main_chart": main_chart(main),
-        "main_columns": in_columns(outcome_rows(main)),
-        "grid": strategy_grid(main.get("across_decision")),
-        "later_folds": decision_rows(main),
-        "decisions_note": (main.get("decisions") or {}).get("note") if isinstance(main.get("decisions"), dict) else None,
-        "five": results.get("five_card_bonus"),
-        "five_outcomes": outcome_rows(results.get("five_card_bonus")),
-        "six": results.get("six_card_bonus"),
-        "six_outcomes": outcome_rows(results.get("six_card_bonus")),
-        "wheel": wheel_view(results, tables.bonus_spin(data, jurisdiction)),
-        "max_win": results.get("max_win") or {},
-        "max_win_amount": results.get("max_win_per_round_at_minimum"),
-        "verification": _first(results, "verification", "checks", "self_checks"),
-        "payout_cap": results.get("payout_cap"),
-        "notes": results.get("notes") or [],
-        "limits": data.get("limits") or {},
-        "five_card_bonus": data.get("five_card_bonus") or None,
+        "main_chart": main_chart(main.distribution),
+        "main_columns": in_columns(main.distribution),
+        "grid": strategy_grid(main.across_decision),
+        "five": results.five_card_bonus,
+        "six": results.six_card_bonus,
+        "wheel": wheel_view(results.bonus_spin, tables.bonus_spin(data, jurisdiction)),
+        "max_win": results.max_win,
+        "verification": check_rows(results.verification),
+        "payout_cap": results.payout_cap,
+        "notes": results.notes,
+        "five_card_bonus_offered": results.five_card_bonus is not None,
     }
 
 
-def render_appendix_html(offering, jurisdiction, results: dict, *, draft) -> str:
+def render_appendix_html(offering, jurisdiction, results: MathReport, *, draft) -> str:
     return render_template("appendix.html", **appendix_context(offering, jurisdiction, results, draft=draft))

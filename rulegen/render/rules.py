@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from rulegen import clauses, vocabulary
 from rulegen.render import concordance, examples, svg, tables
@@ -18,6 +19,9 @@ from rulegen.render.environment import render_template
 
 SHUFFLING_WORDS = vocabulary.SHUFFLING_WORDS
 DEALING_WORDS = vocabulary.DEALING_WORDS
+
+if TYPE_CHECKING:
+    from rulegen.math.results import MathReport
 
 
 def section_slug(section_id: str) -> str:
@@ -82,7 +86,7 @@ def choices(data: dict, jurisdiction) -> dict:
     }
 
 
-def payout_limit(data: dict, jurisdiction, results: dict) -> dict | None:
+def payout_limit(data: dict, jurisdiction, results: MathReport) -> dict | None:
     """The payout limit as the rules state it, with the maximum win per round from the math results."""
     limit = data.get("payout_limit")
     rule = cited(jurisdiction, "payout_limit", "rule")
@@ -91,7 +95,7 @@ def payout_limit(data: dict, jurisdiction, results: dict) -> dict | None:
     covers = cited(jurisdiction, "payout_limit", "covers")
     base = cited(jurisdiction, "payout_limit", "base_amount")
     display = cited(jurisdiction, "rules", "payout_limit_display")
-    max_win = results.get("max_win_per_round_at_minimum")
+    max_win = results.max_win
     return {
         "amount": Decimal(str(limit["amount"])) if limit and limit.get("amount") is not None else None,
         "rule": rule,
@@ -100,8 +104,8 @@ def payout_limit(data: dict, jurisdiction, results: dict) -> dict | None:
         "covers_names": [tables.WAGER_NAMES.get(w, w) for w in (covers["value"] if covers else [])],
         "display": (data.get("table") or {}).get("payout_limit_display"),
         "display_rule": display,
-        "max_win": max_win,
-        "max_win_detail": (results.get("max_win") or {}).get("detail"),
+        "max_win": max_win.amount,
+        "max_win_detail": max_win.detail,
         "counted": cited(jurisdiction, "payout_limit", "counted_in_max_win"),
         "notice": cited(jurisdiction, "payout_limit", "notice_of_decrease"),
     }
@@ -176,7 +180,7 @@ class ClauseNames:
         return self.inventory.clause(clause_id).summary if self.inventory is not None else clause_id
 
 
-def rules_context(offering, jurisdiction, results: dict, *, draft, signer: str | None = None,
+def rules_context(offering, jurisdiction, results: MathReport, *, draft, signer: str | None = None,
                   changes: dict | None = None) -> dict:
     data = offering.data
     j = jurisdiction_view(jurisdiction)
@@ -207,7 +211,7 @@ def rules_context(offering, jurisdiction, results: dict, *, draft, signer: str |
     }
 
 
-def render_rules_html(offering, jurisdiction, results: dict, *, draft, signer: str | None = None,
+def render_rules_html(offering, jurisdiction, results: MathReport, *, draft, signer: str | None = None,
                       changes: dict | None = None) -> str:
     """The rules document; its Concordance is read from the rendered body's `data-clauses` and put in last."""
     context = rules_context(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from rulegen.jurisdiction import Jurisdiction, game_rules_for
 from rulegen.money import dollars
 from rulegen.offering import Offering
 from rulegen.validate.core import Check, Context, number
+
+if TYPE_CHECKING:
+    from rulegen.math.results import MaxWin
 
 # where a schema error makes the figure untrustworthy
 FIGURE_INPUTS = (("paytables",), ("limits",), ("five_card_bonus",), ("payout_limit",))
@@ -68,12 +72,9 @@ def payout_limit(ctx: Context, check: Check) -> None:
                 counted.citation, key=key, rule="reading")
 
 
-def _floor_words(max_win, base_amount, figure) -> str:
+def _floor_words(max_win: MaxWin, base_amount, figure) -> str:
     parts = [f"the most one player can win in a round at the minimum wager is {dollars(max_win.amount)}"]
-    detail = getattr(max_win, "detail", None) or {}
-    summary = detail.get("summary") if isinstance(detail, dict) else None
-    if summary:
-        parts.append(f"({summary})")
+    parts.append(f"({max_win.detail.summary})")
     if base_amount is not None:
         parts.append(f"and the greater of {dollars(base_amount)} and that is {dollars(figure)}")
     return " ".join(parts)

@@ -110,7 +110,7 @@ out["seconds"] = time.perf_counter() - t; out["cpu"] = time.process_time() - c
 from rulegen.game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
 t = time.perf_counter(); r = analyse_main_game(STANDARD_RULES); out["seconds"] = time.perf_counter() - t
-out["monte_carlo_rounds"] = r["monte_carlo"]["rounds"]
+out["monte_carlo_rounds"] = r.monte_carlo.rounds
 """,
     "main_game_cached": """
 from rulegen.game import STANDARD_RULES
