@@ -81,10 +81,11 @@ def test_classifier_equals_evaluator_on_every_hand():
 def _compare(criss_cross, ante, names):
     hands = [h for h in mg.starting_hands() if h.name in names]
     assert len(hands) == len(names)
-    _, reference, scale, net_low = mg.run_kernel(criss_cross, ante, hands)
-    _, an, cc = mg.integer_payouts(criss_cross, ante)
-    fast = exact.analyse_hands(np.array([h.cards for h in hands]), an, cc, scale, net_low,
-                               reference[0][6].shape[0], reference[0][7].shape[0])
+    run = mg.run_kernel(criss_cross, ante, hands)
+    reference, scale, net_low = run.results, run.scale, run.net_low
+    payouts = mg.integer_payouts(criss_cross, ante)
+    fast = exact.analyse_hands(np.array([h.cards for h in hands]), payouts.ante, payouts.criss_cross, scale, net_low,
+                               reference[0].net_histogram.shape[0], reference[0].gross_histogram.shape[0])
     for c, (hand, ref) in enumerate(zip(hands, reference)):
         for k, name in enumerate(NAMES):
             assert np.array_equal(np.asarray(ref[k]), np.asarray(fast[k][c])), (hand.name, name)
@@ -107,13 +108,15 @@ def test_fast_equals_reference_kernel(criss_cross, ante, names):
 
 def test_fast_equals_brute_force():
     hand = next(h for h in mg.starting_hands() if h.name == "QTs")
-    scale, an, cc = mg.integer_payouts(HOUSE, STANDARD_ANTE)
+    payouts = mg.integer_payouts(HOUSE, STANDARD_ANTE)
+    scale, an, cc = payouts.scale, payouts.ante, payouts.criss_cross
     fast = exact.analyse_hands(np.array([hand.cards]), an, cc, scale, -100 * scale, 10000 * scale, 10000 * scale)
     assert conftest_math.brute_force_hand(hand.cards, HOUSE, STANDARD_ANTE) == (scale, *map(int, fast[0][0]))
 
 
 def test_refusals():
-    scale, an, cc = mg.integer_payouts(STANDARD_CRISS_CROSS, STANDARD_ANTE)
+    payouts = mg.integer_payouts(STANDARD_CRISS_CROSS, STANDARD_ANTE)
+    scale, an, cc = payouts.scale, payouts.ante, payouts.criss_cross
     holes = np.array([[48, 49]])
     with pytest.raises(ValueError):
         exact.analyse_hands(holes, an, cc[::-1], scale, -20, 100, 100)

@@ -5,8 +5,11 @@ dropping a line; a wager the offering does not have is None and its section is l
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from markupsafe import Markup
 
 from rulegen.render import svg, tables
 from rulegen.render.context import document_info
@@ -16,6 +19,9 @@ if TYPE_CHECKING:
     from rulegen.math.results import (
         BonusSpinResult, Figure, MainGameAnalysis, MathReport, NetOutcome, VerificationCheck,
     )
+    from rulegen.render.context import Draft
+
+Row = TypeVar("Row")
 
 RANKS = "AKQJT98765432"
 WAGER_TITLES = {
@@ -46,15 +52,15 @@ def strategy_grid(decisions: dict[str, str]) -> list[list[GridCell]]:
             for row in range(13)]
 
 
-def in_columns(rows, columns: int = 3) -> list[list]:
+def in_columns(rows: Iterable[Row], columns: int = 3) -> list[list[Row | None]]:
     """Rows laid out down `columns` side-by-side groups (a long table printed compactly), top to bottom first."""
-    rows = list(rows)
-    height = -(-len(rows) // columns)
-    return [[rows[c * height + r] if c * height + r < len(rows) else None for c in range(columns)]
+    items = list(rows)
+    height = -(-len(items) // columns)
+    return [[items[c * height + r] if c * height + r < len(items) else None for c in range(columns)]
             for r in range(height)]
 
 
-def main_chart(distribution: tuple[NetOutcome, ...]):
+def main_chart(distribution: tuple[NetOutcome, ...]) -> Markup:
     bars = [(str(row.outcome), row.probability) for row in distribution]
     labels = ["" for _ in distribution]  # the figures are in the table beside the chart; bars this many stay unlabelled
     return svg.bar_chart(bars, title="Main game: probability of each net result per round, in antes (log scale)",
@@ -64,10 +70,10 @@ def main_chart(distribution: tuple[NetOutcome, ...]):
 @dataclass(frozen=True)
 class WheelView:
     spin: BonusSpinResult
-    drawing: object  # the SVG markup
+    drawing: Markup  # the SVG
 
 
-def wheel_view(spin: BonusSpinResult | None, spin_table: dict | None) -> WheelView | None:
+def wheel_view(spin: BonusSpinResult | None, spin_table: dict[str, Any] | None) -> WheelView | None:
     if spin is None:
         return None
     if spin_table is None:
@@ -94,7 +100,7 @@ def check_rows(checks: tuple[VerificationCheck, ...]) -> list[CheckRow]:
     return [CheckRow(c.check, _figure(c.expected), _figure(c.computed), c.passed) for c in checks]
 
 
-def appendix_context(offering, jurisdiction, results: MathReport, *, draft) -> dict:
+def appendix_context(offering: Any, jurisdiction: Any, results: MathReport, *, draft: Draft) -> dict[str, Any]:
     data = offering.data
     main: MainGameAnalysis = results.main_game
     return {
@@ -115,5 +121,5 @@ def appendix_context(offering, jurisdiction, results: MathReport, *, draft) -> d
     }
 
 
-def render_appendix_html(offering, jurisdiction, results: MathReport, *, draft) -> str:
+def render_appendix_html(offering: Any, jurisdiction: Any, results: MathReport, *, draft: Draft) -> str:
     return render_template("appendix.html", **appendix_context(offering, jurisdiction, results, draft=draft))

@@ -7,13 +7,16 @@ validate; the build layer (`rulegen.build`) decides the order and hands each pie
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulegen.render import appendix, rules, signage
 from rulegen.render.context import Draft
 from rulegen.render.fetcher import SafeFetcher
 from rulegen.render.pdf import ARCHIVAL_VARIANT, LaidOut, lay_out, render_pdf
 from rulegen.resources import assets_dir
+
+if TYPE_CHECKING:
+    from rulegen.math.results import MathReport
 
 
 def fetcher_for(offering: Any) -> SafeFetcher:
@@ -42,14 +45,14 @@ def signage_rendering(offering: Any, jurisdiction: Any, *, draft: Draft, size: s
                                       effective_date=effective_date(offering))
 
 
-def appendix_pdf(offering: Any, jurisdiction: Any, results: dict[str, Any], *, draft: Draft,
+def appendix_pdf(offering: Any, jurisdiction: Any, results: MathReport, *, draft: Draft,
                  fetcher: SafeFetcher | None = None) -> bytes:
     html = appendix.render_appendix_html(offering, jurisdiction, results, draft=draft)
     return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
                       identifier_seed=offering.source + b"appendix", variant=ARCHIVAL_VARIANT)
 
 
-def rules_html(offering: Any, jurisdiction: Any, results: dict[str, Any], *, draft: Draft,
+def rules_html(offering: Any, jurisdiction: Any, results: MathReport, *, draft: Draft,
                signer: str | None = None, changes: dict[str, Any] | None = None) -> str:
     html: str = rules.render_rules_html(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
     return html
