@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulegen.build import publish
 from rulegen.build.processes import Piece
@@ -32,6 +32,9 @@ from rulegen.findings import Finding
 from rulegen.render import documents
 from rulegen.render.context import Draft, draft_status
 from rulegen.render.signage import sign_size as check_sign_size
+
+if TYPE_CHECKING:
+    from rulegen.math.results import MathReport
 
 RULES_PDF = "rules.pdf"
 RULES_HTML = "rules.html"
@@ -94,8 +97,8 @@ def load_and_validate(path: Path, display: str | None = None) -> tuple[Any, list
 # --- 2. math ----------------------------------------------------------------------------------------------------
 
 def math_results(offering: Any, jurisdiction: Any, *, use_cache: bool = True,
-                 progress: MathProgress | None = None) -> dict[str, Any]:
-    """The math layer's results for the offering (the spec's `math --json` structure plus par-sheet detail)."""
+                 progress: MathProgress | None = None) -> MathReport:
+    """The math layer's typed results for the offering (rulegen.math.results)."""
     from rulegen.jurisdiction import game_rules_for
     from rulegen.math.report import math_report
 
@@ -103,7 +106,7 @@ def math_results(offering: Any, jurisdiction: Any, *, use_cache: bool = True,
     ante = (data.get("limits") or {}).get("ante") or {}
     five = data.get("five_card_bonus") or {}
     counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
-    results: dict[str, Any] = math_report(
+    results: MathReport = math_report(
         game_rules_for(data),
         ante_minimum=Decimal(str(ante["minimum"])),
         ante_maximum=Decimal(str(ante["maximum"])),
