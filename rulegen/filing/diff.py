@@ -776,7 +776,7 @@ def offering_math(offering) -> dict[str, Any]:
         ante_minimum=Decimal(str(ante["minimum"])),
         ante_maximum=Decimal(str(ante["maximum"])) if ante.get("maximum") is not None else None,
         five_card_bonus_minimum=Decimal(str(five["minimum"])) if five.get("minimum") is not None else None,
-        payout_limit_counted=frozenset(counted.value) if counted and counted.value else frozenset())
+        payout_limit_counted=frozenset(counted.value) if counted and counted.value else frozenset()).to_json()
     return report
 
 
