@@ -126,7 +126,8 @@ def test_refusals():
 
 def test_threads_do_not_change_the_result_and_progress_is_reported():
     hands = [h for h in mg.starting_hands() if h.name in ("KQs", "95o", "44", "A2o")]
-    scale, an, cc = mg.integer_payouts(HOUSE, STANDARD_ANTE)
+    payouts = mg.integer_payouts(HOUSE, STANDARD_ANTE)
+    scale, an, cc = payouts.scale, payouts.ante, payouts.criss_cross
     holes = np.array([h.cards for h in hands])
     seen = []
     one = exact.analyse_hands(holes, an, cc, scale, -100 * scale, 10000 * scale, 10000 * scale, threads=1)
