@@ -40,10 +40,15 @@ class Simulation:
     scale: int  # the nets are in antes times `scale`
 
 
+@dataclass(frozen=True, eq=False)
+class HoleFrames:
+    """Each of the 1,326 hole pairs in the frame of its starting hand's representative."""
+    hand: np.ndarray  # [1326]: the starting-hand class (index into starting_hands())
+    card_map: np.ndarray  # [1326, 52]: a suit relabelling that turns the pair into the class's representative
+
+
 @cache
-def hole_frames():
-    """For each of the 1,326 hole pairs: its starting-hand class and a suit relabelling (as a card map) that
-    turns it into the class's representative."""
+def hole_frames() -> HoleFrames:
     hands = starting_hands()
     rep = {frozenset(h.cards): i for i, h in enumerate(hands)}
     maps = [np.array([(c >> 2) * 4 + perm[c & 3] for c in range(52)], dtype=np.int64) for perm in permutations(range(4))]
@@ -58,7 +63,7 @@ def hole_frames():
                 break
         else:
             raise AssertionError("a hole pair without a class")
-    return hole_class, hole_map
+    return HoleFrames(hole_class, hole_map)
 
 
 def strategy_from_run(run: KernelRun) -> Strategy:
@@ -78,11 +83,11 @@ def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy) -> S
     from rulegen.math.mc_kernels import simulate as kernel
 
     payouts = integer_payouts(criss_cross, ante)
-    hole_class, hole_map = hole_frames()
+    frames = hole_frames()
     card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
     per_chunk = 50_000 if rounds >= 50_000 else rounds
     chunks = max(1, math.ceil(rounds / per_chunk))
-    played = kernel(seed, chunks, per_chunk, hole_class, hole_map, pair_index(), strategy.across, strategy.down,
+    played = kernel(seed, chunks, per_chunk, frames.hand, frames.card_map, pair_index(), strategy.across, strategy.down,
                     card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), payouts.ante,
                     payouts.criss_cross, payouts.scale)
     return Simulation(SimulatedRounds(played.deals[:rounds], played.bets[:rounds], played.nets[:rounds]),

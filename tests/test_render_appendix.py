@@ -1,0 +1,72 @@
+"""The math appendix reads the typed math results by attribute: a field the template asks for and the results
+do not have stops the render (Jinja's StrictUndefined) instead of dropping a line; a wager not offered is None
+and its section is left out."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import jinja2
+import pytest
+
+from rulegen import build
+from rulegen.jurisdiction import jurisdiction_for
+from rulegen.render import appendix
+from rulegen.render.context import draft_status
+from rulegen.render.environment import render_template
+from rulegen.resources import samples_dir
+
+
+@pytest.fixture(scope="module")
+def pa(math_cache):
+    path = samples_dir() / "pa-five-card-bonus.yaml"
+    offering, _findings = build.load_and_validate(path)
+    jurisdiction = jurisdiction_for(offering.data)
+    report = build.math_results(offering, jurisdiction)
+    context = appendix.appendix_context(offering, jurisdiction, report, draft=draft_status(offering.data, False))
+    return report, context
+
+
+class Renamed:
+    """The main game's results with one field renamed, as a careless edit of the math layer would leave them."""
+
+    def __init__(self, main):
+        self._main = main
+
+    def __getattr__(self, name):
+        if name == "house_edge_per_ante":
+            raise AttributeError(name)
+        return getattr(self._main, name)
+
+
+def test_the_appendix_renders_the_typed_results(pa):
+    report, context = pa
+    html = render_template("appendix.html", **context)
+    assert report.six_card_bonus is None and report.bonus_spin is None
+    assert "<h2>Six Card Bonus</h2>" not in html and "<h2>Bonus Spin wheel</h2>" not in html
+    assert "<h2>Five Card Bonus</h2>" in html
+    assert all(check.passed for check in report.verification) and html.count("<td>passed</td>") == len(
+        report.verification)
+
+
+def test_a_renamed_field_stops_the_render(pa):
+    _report, context = pa
+    with pytest.raises(jinja2.UndefinedError):
+        render_template("appendix.html", **{**context, "main": Renamed(context["main"])})
+
+
+def test_a_renamed_bonus_field_stops_the_render(pa):
+    report, context = pa
+
+    @dataclasses.dataclass(frozen=True)
+    class OldBonus:  # the bonus result as a dict-shaped older layer named it: no `element_of_risk`
+        house_edge: float
+        hit_frequency: float
+        standard_deviation: float
+        boards: int
+        outcomes: tuple
+
+    five = report.five_card_bonus
+    old = OldBonus(five.house_edge, five.hit_frequency, five.standard_deviation, five.boards, five.outcomes)
+    with pytest.raises(jinja2.UndefinedError):
+        render_template("appendix.html", **{**context, "five": old})
