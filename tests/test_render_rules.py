@@ -187,3 +187,10 @@ def test_the_wheel_is_drawn_in_the_order_of_its_positions():
     assert re.findall(r">(\$2,500|Top|\$50)<", str(svg.wheel(rows))) == ["Top", "$50", "$2,500"]
     unpositioned = [{**row, "position": None} for row in rows]
     assert re.findall(r">(\$2,500|Top|\$50)<", str(svg.wheel(unpositioned))) == ["$2,500", "Top", "$50"]
+
+
+def test_the_concordance_points_to_the_readings_of_a_clause():
+    document = render("MD")
+    row = re.search(r'<tr class="[a-z_]+" data-concordance="Chapter 6 §C"[^>]*>(.*?)</tr>', document, re.S)
+    row = row or re.search(r'<tr class="[a-z_]+" data-concordance="Chapter 6"[^>]*>(.*?)</tr>', document, re.S)
+    assert row and "How we read the text" in row.group(1)

@@ -9,10 +9,11 @@ reason), or is accounted for by its sub-clauses. A clause that is none of these 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from rulegen.clauses import Clause, Inventory, OfferingConfig
+from rulegen.clauses import Clause, Inventory, InventoryError, OfferingConfig
 
 MARKER = "<!-- rulegen:concordance -->"
 
@@ -129,3 +130,22 @@ def _uniform(below: list[Clause], status: dict[str, tuple[str, tuple[Place, ...]
 
 def unaccounted(inventory: Inventory, config: OfferingConfig, html: str) -> list[str]:
     return [row.clause_id for row in rows(inventory, config, html) if row.status == "unaccounted"]
+
+
+def read(inventory: Inventory, found: list[Row], readings: Iterable[Mapping[str, object]]) -> set[str]:
+    """The rows (by clause id) on whose clauses one of the jurisdiction's readings rests."""
+    interpreted: set[str] = set()
+    for entry in readings:
+        citation = entry.get("citation")
+        if not isinstance(citation, str):
+            continue
+        try:
+            interpreted.update(inventory.ids_of_citation(citation))
+        except InventoryError:
+            continue
+    marked = set()
+    for row in found:
+        covered = {row.clause_id} | ({d.id for d in inventory.descendants(row.clause_id)} if row.covers else set())
+        if covered & interpreted:
+            marked.add(row.clause_id)
+    return marked

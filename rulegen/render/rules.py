@@ -220,5 +220,7 @@ def render_rules_html(offering, jurisdiction, results: MathReport, *, draft, sig
     if names.inventory is None:
         return html
     found = concordance.rows(names.inventory, names.config, html)
-    table = render_template("rules/_concordance.html", rows=found, j=context["j"], inventory=names.inventory)
+    read = concordance.read(names.inventory, found, context["j"]["readings"].values())
+    table = render_template("rules/_concordance.html", rows=found, j=context["j"], inventory=names.inventory,
+                            read=read)
     return html.replace(concordance.MARKER, table, 1)
