@@ -26,6 +26,9 @@ from rulegen.render.context import draft_status
 from rulegen.render.rules import render_rules_html
 from rulegen.resources import samples_dir
 
+# The rules HTML without the math: no maximum-win figure is printed (the template's branch for a missing figure).
+NO_MATH = SimpleNamespace(max_win=SimpleNamespace(amount=None, detail=None))
+
 SAMPLES = {"MD": "md-progressive.yaml", "NJ": "nj-bonus-spin.yaml", "PA": "pa-five-card-bonus.yaml",
            "HOUSE": "house-six-card-bonus.yaml"}
 CARDS = [(dealing, shuffling, decks)
@@ -106,7 +109,7 @@ def configurations(code):
 
 def _render(base, data, code):
     offering = SimpleNamespace(data=data, sha256=base.sha256, path=base.path)
-    return render_rules_html(offering, load_jurisdiction(code), {}, draft=draft_status(data, False))
+    return render_rules_html(offering, load_jurisdiction(code), NO_MATH, draft=draft_status(data, False))
 
 
 @pytest.mark.parametrize("code", sorted(SAMPLES))
