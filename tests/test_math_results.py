@@ -34,3 +34,19 @@ def test_bonus_to_json_keys():
     assert data["ev"] == "-1/10" and data["house_edge"] == 0.1 and data["return"] == 0.9
     assert data["outcomes"][0] == {"hand_class": "flush", "combinations": 3, "probability": 0.3, "pays": "2 to 1",
                                    "return": 0.6}
+
+
+def test_max_win_round_trips_through_the_cache_payload():
+    from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound, from_payload, to_payload
+
+    cards = DealtCards("Jc Qc", "Kc Ac", "8c 9c", "Tc")
+    main = WinningRound(Decimal("16510.00"), cards, {"across": "royal flush", "down": "straight flush"},
+                        {"ante_across": Decimal(5), "across": Decimal("7500.00")})
+    win = MaxWin(Decimal("16510.00"), MaxWinDetail("reading", Decimal("5.50"), {"ante_across": Decimal("5.50")},
+                                                   main, main, None, "summary"))
+    payload = json.loads(json.dumps(to_payload(win)))
+    back = from_payload(MaxWin, payload)
+    assert back == win and back.detail == win.detail and str(back.amount) == "16510.00"
+    assert list(back.detail.per_wager_win) == ["ante_across", "across"]  # the order the table prints
+    payload["amount"] = 16510.0  # money through a binary float is not this format
+    assert from_payload(MaxWin, payload) is None
