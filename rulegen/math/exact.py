@@ -8,36 +8,44 @@ ties are real ties (the smaller wager is taken: fold before 1x before 3x).
 
 1. Starting hands: a suit permutation maps a deal to a deal with the same pay classes, so the 1,326 hole
    pairs fall into 169 classes; the across pairs of one starting hand fall into orbits under the suit
-   permutations fixing its hole cards, one representative analysed per orbit, weighted by the orbit's size.
+   permutations fixing its hole cards, one representative analysed per orbit, weighted by the orbit's size
+   (93,769 across pairs in all instead of 169 x 1,225; the orbits are found in the kernel).
 2. One table per starting hand, built in the kernel: the pay class of hole + pair + middle card for the
-   1,225 pairs of the 50 outside cards and their 48 middle cards (58,800 classifications, by the kernel's own
-   classifier from rank counts and suits, which a test checks against the evaluator on all 2,598,960 hands;
-   no Python-built lookup table is loaded). Per pair it keeps the Criss Cross and ante payouts of each middle
-   card, their totals over the 48, and 50-bit masks of the middle cards that reach each pay class or better
-   ("at least k", k = 1..10) and that give each pay class exactly.
+   1,225 pairs of the 50 outside cards and their 48 middle cards. A set of three outside cards is classified
+   once and serves its three (pair, middle card) splits (19,600 classifications per hand); the kernel's own
+   classifier works from rank counts and suits (a test checks it against the evaluator on all 2,598,960
+   hands), so no Python-built lookup table is loaded. Per pair the table keeps the Criss Cross and ante
+   payouts of each middle card, their totals over the 48, and 50-bit masks of the middle cards that give each
+   pay class ("exactly k") and each pay class or better ("at least k", k = 1..10).
 3. Linearity: the Across hand's payouts summed over a deal's 46 middle cards are its pair's total over 48
-   less the two Down cards' payouts (and likewise for the Down hand), two look-ups each.
+   less its payouts at the two Down cards (and likewise for the Down hand). For one across pair, the
+   payouts at each down pair's two cards are summed row by row of the pair index before the loop over down
+   pairs, which then reads them in order.
 4. The Middle bet pays the better hand: pay(max(a, d)) = pay(a) + pay(d) - pay(min(a, d)), and
    sum over m of pay(min) = 46 pay(0) + sum over k of step(k) * |at_least_k(Across) & at_least_k(Down)|: the
-   intersection of two masks already excludes the hole, Across and Down cards, so the Middle sum is ten
-   AND + popcount steps per deal of four outside cards, with no per-deal mask of allowed cards.
-5. Bet sizes: every payoff is linear in each bet, so 2x never beats both 1x and 3x; the Middle decision is
-   3x when the Middle bet gains and beats folding, 1x when it does not gain but betting beats folding.
+   intersection of two masks already excludes the hole, Across and Down cards, so the Middle sum is a few
+   AND + popcount steps per deal of four outside cards, with no mask of allowed cards. The levels are nested,
+   and 92% of across pairs reach no straight or better with any middle card: the loop is compiled in three
+   versions (3, 4 or 10 levels), so the levels an across pair cannot reach cost nothing.
+5. Bet sizes: every payoff is linear in each bet, so 2x never beats both 1x and 3x. With t the best bet's
+   value (3x when the Middle bet gains, else 1x), the Middle decision is a bet iff t > fold, 3x iff it also
+   gains; a tie is t == fold, or a Middle sum of exactly 0 when betting (1x = 3x). The four (Across, Down)
+   bet pairs in {1, 3}^2 are decided in the same pass.
 6. Straight loops: for one across pair, the 1,225 down pairs (padded to 1,280; pairs meeting the across pair
-   or the padding count 0) are one branch-free loop that numba vectorises (AVX-512 popcount where the CPU has
-   it). The decisions on the chosen path are kept as bits, one 64-bit word per 64 down pairs, so the loop
-   stores nothing per pair.
+   and the padding count 0) are one branch-free loop that numba vectorises (AVX-512 popcount where the CPU
+   has it). Its decisions are kept as bits, one 64-bit word per 64 down pairs and per (Across, Down) bet
+   pair: 1x, 3x, tie; the loop stores nothing per pair.
 7. The outcome distribution from joint pay classes: on the chosen path, the number of middle cards giving
    (Across class a, Down class d) over the down pairs bet 1x (and 3x) is a sum of popcount(exactly_a(Across)
    & exactly_d(Down)) over those pairs, accumulated per starting hand as an 11 x 11 table per (Down bet,
    Middle bet), and turned into the net-result and gross-payout histograms once per starting hand. Down
-   classes below a straight are summed by straight loops over the down pairs; a straight or better is rare
-   for the Down hand, so the few down pairs that can make one are listed once per starting hand and visited
-   alone.
+   classes below a straight are summed by one straight loop over the down pairs per Across class; a straight
+   or better is rare for the Down hand, so the few down pairs that can make one are listed once per starting
+   hand and visited alone. The decision counts and ties on the path are popcounts of the decision bits.
 
-The Down decision for each across pair (per Across bet 1x / 3x) is decided in pass 1 from the four sums of
-the Middle decision's value over the down pairs, for (Across, Down) bets in {1, 3}^2; pass 2 walks the chosen
-path only. The 169 starting hands run in parallel (numba prange) and each writes only its own rows, so the
+The Down decision for each across pair (per Across bet 1x / 3x) is decided from the four sums of pass 1;
+pass 2 walks the chosen path only. The starting hands run on a thread pool over a kernel that releases the
+GIL (no numba parallel loop, whose compilation alone took about 6 s); each writes only its own rows, so the
 result does not depend on the thread count or schedule.
 """
 
