@@ -81,7 +81,7 @@ def test_classifier_equals_evaluator_on_every_hand():
 def _compare(criss_cross, ante, names):
     hands = [h for h in mg.starting_hands() if h.name in names]
     assert len(hands) == len(names)
-    run = mg.run_kernel(criss_cross, ante, hands)
+    run = mg.run_reference_kernel(criss_cross, ante, hands)
     reference, scale, net_low = run.results, run.scale, run.net_low
     payouts = mg.integer_payouts(criss_cross, ante)
     fast = exact.analyse_hands(np.array([h.cards for h in hands]), payouts.ante, payouts.criss_cross, scale, net_low,

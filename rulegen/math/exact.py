@@ -1,6 +1,6 @@
 """The fast exact analysis of the main game: every figure of `rulegen.math.kernels.analyse_hands`, to the last
-digit, in a fraction of its time. Layer: math (below `main_game`, which drives it; imports numpy and its
-kernels only).
+digit, in a fraction of its time. Layer: math (below `main_game`, which drives it; imports numpy, its
+kernels and the kernels' named results only).
 
 The game tree has 1,326 x 1,225 x 1,128 x 46 = 84,284,272,800 deals. Every reduction below is exact, and every
 sum is an integer (payouts are odds times the LCM of their denominators), so EV comparisons are exact and
@@ -57,6 +57,8 @@ from itertools import permutations
 
 import numpy as np
 
+from rulegen.math.kernel_types import HandAnalysis
+
 LEAVES_PER_HAND = 1225 * 1128 * 46
 INT64_MAX = 2 ** 63 - 1
 
@@ -73,12 +75,11 @@ def deltas_of(cc: np.ndarray) -> np.ndarray:
 
 
 def analyse_hands(holes: np.ndarray, ante: np.ndarray, cc: np.ndarray, scale: int, net_low: int, net_size: int,
-                  gross_size: int, threads: int | None = None, progress=None):
+                  gross_size: int, threads: int | None = None, progress=None) -> HandAnalysis:
     """The exact analysis of the starting hands whose representative hole cards are the rows of `holes`.
 
     `ante` and `cc` are the integer payouts per pay class (odds times `scale`), `cc` non-decreasing. Returns
-    per hand, as `rulegen.math.kernels.analyse_hands` does and equal to it: ev1[., 3], choice1, choice2[., 2,
-    1326], down and middle decision counts, ties, and the net-result and gross-payout histograms. The hands
+    a HandAnalysis with one row per hand, as `rulegen.math.kernels.analyse_hands` does, equal to it. The hands
     run on `threads` threads (default: numba's thread count), the costliest first; each writes only its own
     rows, so the result does not depend on the threads or their order. `progress(done, total)` is called
     in the calling thread as hands finish.
@@ -128,7 +129,7 @@ def analyse_hands(holes: np.ndarray, ante: np.ndarray, cc: np.ndarray, scale: in
             done += 1
             if progress is not None:
                 progress(done, n)
-    return ev1, choice1, choice2, down_counts, middle_counts, ties, net_hist, gross_hist
+    return HandAnalysis(ev1, choice1, choice2, down_counts, middle_counts, ties, net_hist, gross_hist)
 
 
 def _orbit_count(h0: int, h1: int) -> int:

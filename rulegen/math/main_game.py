@@ -20,6 +20,11 @@ The game tree has 1,326 x 1,225 x 1,128 x 46 (about 84 billion) leaves. Each red
 
 All payouts are integers (odds times the LCM of the denominators), so EV comparisons are exact and ties are
 detected; on a tie the strategy takes the smaller wager (fold before 1x before 3x).
+
+The reductions above are those of the previous implementation (`run_reference_kernel`, rulegen.math.kernels),
+kept to check against. The analysis runs the fast algorithm of rulegen.math.exact (`run_kernel`), which adds
+masks intersected per deal, decisions kept as bits, joint pay classes for the distribution and a thread pool
+(its docstring lists them), with the same figures to the last digit.
 """
 
 from __future__ import annotations
@@ -67,9 +72,34 @@ def paytables_of(rules_or_paytables):
     return rules_or_paytables.criss_cross, rules_or_paytables.ante
 
 
-def run_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progress=None,
-               batch: int = 12) -> KernelRun:
-    """Run the compiled analysis over `hands` (default all 169)."""
+def _histogram_bounds(an: np.ndarray, cc: np.ndarray) -> tuple[int, int, int]:
+    """(net_low, net_size, gross_size): the scaled net results and gross payouts a round can have."""
+    net_low = int(min(0, 2 * an.min() + 9 * cc.min()))
+    net_high = int(max(0, 2 * an.max() + 9 * cc.max()))
+    gross_high = int(2 * max(an.max(), 0) + 9 * max(cc.max(), 0))
+    return net_low, net_high - net_low + 1, gross_high + 1
+
+
+def run_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progress=None) -> KernelRun:
+    """The exact analysis of `hands` (default all 169) by the fast algorithm (rulegen.math.exact): per hand
+    the arrays run_reference_kernel returns, equal to them to the last digit."""
+    from rulegen.math import exact
+
+    if not criss_cross.is_monotone():
+        raise ValueError("the Criss Cross paytable pays less for a better hand; the Middle bet is undefined")
+    hands = list(hands or starting_hands())
+    payouts = integer_payouts(criss_cross, ante)
+    net_low, net_size, gross_size = _histogram_bounds(payouts.ante, payouts.criss_cross)
+    holes = np.array([hand.cards for hand in hands], dtype=np.int64).reshape(-1, 2)
+    out = exact.analyse_hands(holes, payouts.ante, payouts.criss_cross, payouts.scale, net_low, net_size,
+                              gross_size, progress=progress)
+    return KernelRun(tuple(hands), tuple(hand_row(out, j) for j in range(len(hands))), payouts.scale, net_low)
+
+
+def run_reference_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progress=None,
+                         batch: int = 12) -> KernelRun:
+    """The previous implementation of the analysis (rulegen.math.kernels), kept to check the fast one against
+    it (tests, benchmark); the same results, several times slower."""
     from rulegen.evaluator import strength_arrays
     from rulegen.math.kernels import analyse_hands
 
@@ -80,9 +110,7 @@ def run_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progr
     an, cc = payouts.ante, payouts.criss_cross
     levels, deltas = _levels(cc)
     card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
-    net_low = int(min(0, 2 * an.min() + 9 * cc.min()))
-    net_high = int(max(0, 2 * an.max() + 9 * cc.max()))
-    gross_high = int(2 * max(an.max(), 0) + 9 * max(cc.max(), 0))
+    net_low, net_size, gross_size = _histogram_bounds(an, cc)
     # Balance the two cores: interleave the expensive classes (offsuit) with the cheap ones.
     order = sorted(range(len(hands)), key=lambda i: -len(across_orbits(hands[i]).representatives))
     results: list[HandAnalysis | None] = [None] * len(hands)
@@ -98,7 +126,7 @@ def run_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progr
             offsets.append(offsets[-1] + len(orbits.representatives))
         out = analyse_hands(holes, np.array(offsets, dtype=np.int64), np.concatenate(reps), np.concatenate(weights),
                             pair_cards(), card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), an, cc,
-                            levels, deltas, payouts.scale, net_low, net_high - net_low + 1, gross_high + 1)
+                            levels, deltas, payouts.scale, net_low, net_size, gross_size)
         for j, i in enumerate(chunk):
             results[i] = hand_row(out, j)
         done += len(chunk)
