@@ -74,10 +74,11 @@ for name, table in (("standard", STANDARD_CRISS_CROSS), ("HOUSE", HOUSE), ("thir
         runs[which] = (kernel(table, STANDARD_ANTE), mg.analyse_main_game((table, STANDARD_ANTE), use_cache=False,
                                                                          monte_carlo_rounds=0))
     (fast_run, fast_report), (ref_run, ref_report) = runs["fast"], runs["reference"]
-    arrays_equal = all(np.array_equal(np.asarray(a), np.asarray(b))
-                       for f, r in zip(fast_run[1], ref_run[1]) for a, b in zip(f, r))
+    arrays_equal = len(fast_run.results) == len(ref_run.results) == 169 and all(
+        np.array_equal(np.asarray(a), np.asarray(b)) for f, r in zip(fast_run.results, ref_run.results)
+        for a, b in zip(f, r))
     report_equal = repr(fast_report) == repr(ref_report)
-    checked.append({"table": name, "hands": len(fast_run[1]), "arrays_equal": arrays_equal,
+    checked.append({"table": name, "hands": len(fast_run.results), "arrays_equal": arrays_equal,
                     "report_equal": report_equal})
 out["checked"] = checked
 """
