@@ -70,3 +70,13 @@ def test_a_renamed_bonus_field_stops_the_render(pa):
     old = OldBonus(five.house_edge, five.hit_frequency, five.standard_deviation, five.boards, five.outcomes)
     with pytest.raises(jinja2.UndefinedError):
         render_template("appendix.html", **{**context, "five": old})
+
+
+def test_the_appendix_cites_its_own_jurisdiction_and_counts_as_it_does(pa):
+    """Pennsylvania's payout limit leaves the Five Card Bonus out of the maximum win (58 Pa. Code § 674a.12(d)):
+    the headline says so, and every citation is Pennsylvania's."""
+    _report, context = pa
+    html = render_template("appendix.html", **context)
+    assert "(and the Five Card Bonus minimum)" not in html
+    assert "58 Pa. Code § 674a.12(d)" in html
+    assert "MLGCA" not in html and "N.J.A.C." not in html and "Maryland" not in html

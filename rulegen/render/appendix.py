@@ -79,7 +79,7 @@ def wheel_view(spin: BonusSpinResult | None, spin_table: dict[str, Any] | None) 
     if spin_table is None:
         raise ValueError("the math has a Bonus Spin result but the offering has no Bonus Spin table")
     segments = [{"label": "Top" if s["jackpot"] else f"${s['pays']:,}", "weight": s["weight"],
-                 "highlight": s["jackpot"]} for s in spin_table["segments"]]
+                 "highlight": s["jackpot"], "position": s.get("position")} for s in spin_table["segments"]]
     return WheelView(spin=spin, drawing=svg.wheel(segments))
 
 
@@ -118,6 +118,24 @@ def appendix_context(offering: Any, jurisdiction: Any, results: MathReport, *, d
         "payout_cap": results.payout_cap,
         "notes": results.notes,
         "five_card_bonus_offered": results.five_card_bonus is not None,
+        **own_citations(jurisdiction, tables.bonus_spin(data, jurisdiction)),
+    }
+
+
+def own_citations(jurisdiction: Any, spin_table: dict[str, Any] | None) -> dict[str, Any]:
+    """What the appendix cites for its figures, from the offering's own jurisdiction: the wagers its text counts in
+    the maximum win and the reading of that count, the payout-limit rule, the Bonus Spin table."""
+    counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
+    readings = {entry.get("key"): entry for entry in jurisdiction.data.get("readings") or []}
+    max_win_reading = readings.get("max_win_at_minimum")
+    if counted is not None and counted.reading:
+        max_win_reading = {"reading": counted.reading, "citation": counted.citation}
+    rule = jurisdiction.cited("payout_limit", "rule")
+    return {
+        "max_win_counts": list(counted.value) if counted is not None and counted.value else [],
+        "max_win_reading": max_win_reading,
+        "payout_limit_citation": rule.citation if rule is not None else None,
+        "spin_citation": spin_table.get("citation") if spin_table else None,
     }
 
 
