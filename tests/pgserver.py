@@ -60,10 +60,12 @@ def _unprivileged_user() -> str:
 class PostgresServer:
     def __init__(self) -> None:
         self.bin = binaries()
-        self.folder = Path(tempfile.mkdtemp(prefix="rulegen-pg-"))
+        self.user = _unprivileged_user() if os.geteuid() == 0 else None
+        # As root, the folder must be reachable by the server's user: /tmp rather than a TMPDIR under /root.
+        self.folder = Path(tempfile.mkdtemp(prefix="rulegen-pg-", dir="/tmp" if self.user and Path("/tmp").is_dir()
+                                            else None))
         self.data = self.folder / "data"
         self.port = _free_port()
-        self.user = _unprivileged_user() if os.geteuid() == 0 else None
         self.started = False
 
     def _run(self, *arguments: str, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -269,3 +269,16 @@ def test_an_unusable_register_exits_2(tmp_path):
     assert result.exit_code == 2 and "cannot be opened" in result.stderr and "secret" not in result.stderr
     result = run("list", "--db", str(tmp_path / "r.sqlite"), "--format", "xml")
     assert result.exit_code == 2
+
+
+def test_the_default_register_lives_in_the_users_data_folder(monkeypatch, tmp_path):
+    import platformdirs
+
+    from rulegen.filing.register_store import database_url, default_location
+
+    monkeypatch.delenv("RULEGEN_REGISTER_DB", raising=False)
+    assert Path(default_location()) == Path(platformdirs.user_data_dir("rulegen")) / "register.sqlite"
+    monkeypatch.setenv("RULEGEN_REGISTER_DB", str(tmp_path / "agency.sqlite"))
+    assert default_location() == str(tmp_path / "agency.sqlite")
+    assert database_url("postgres://u@h:5/d") == "postgresql+psycopg2://u@h:5/d"
+    assert database_url(str(tmp_path / "x" / "r.sqlite")) == f"sqlite:///{tmp_path / 'x' / 'r.sqlite'}"
