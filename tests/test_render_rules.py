@@ -154,7 +154,7 @@ def test_amount_changes_reach_the_document():
 
 def test_the_rules_are_restated_in_our_own_words():
     """No rule or list item repeats ten consecutive words of its jurisdiction's text (runs of numbers, as in the
-    rank order or a paytable, are facts, not sentences, and are left out)."""
+    rank order or a paytable, are facts, not sentences, and are left out), and none runs two words together."""
     from tests import regulation_labels
     from rulegen import clauses
 
@@ -171,7 +171,10 @@ def test_the_rules_are_restated_in_our_own_words():
         paragraphs = [found for document in documents for found in
                       re.findall(r'<p class="rule"[^>]*>(.*?)</p>|<li data-clauses[^>]*>(.*?)</li>', document, re.S)]
         for first, second in dict.fromkeys(paragraphs):
-            sentence = words(text(re.sub(r'<span class="cite">[^<]*</span>', "", first or second)))
+            plain = text(re.sub(r'<span class="cite">[^<]*</span>', "", first or second))
+            glued = re.search(r"[a-z]\((?!s\))|[a-z][A-Z]|[a-z][.;,][A-Za-z]", plain)
+            assert not glued, (code, "words run together", plain)   # a template line break eaten by a tag
+            sentence = words(plain)
             for start in range(len(sentence) - 9):
                 run = sentence[start:start + 10]
                 if sum(token.isdigit() for token in run) < 3 and " " + " ".join(run) + " " in source:
