@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulegen.build import publish
 from rulegen.build.processes import Piece
-from rulegen.errors import ExitCode, InputError, InvalidOfferingError, UsageError
+from rulegen.errors import ExitCode, InputError, InvalidOfferingError, RulegenError, UsageError
 from rulegen.findings import Finding
 from rulegen.render import documents
 from rulegen.render.context import Draft, draft_status
@@ -116,6 +116,48 @@ def math_results(offering: Any, jurisdiction: Any, *, use_cache: bool = True,
         progress=progress,
     )
     return results
+
+
+# The figures a filing records in its manifest (paths into `math --json`): the exact expected values where the
+# math gives them, and the figures the documents print. verify --rebuild computes them afresh and compares.
+FILING_FIGURES = (
+    "main_game.ev_per_ante_exact", "main_game.variance_exact", "main_game.average_total_wager_exact",
+    "main_game.house_edge_per_ante", "main_game.element_of_risk", "main_game.hit_frequency",
+    "five_card_bonus.ev", "five_card_bonus.house_edge", "six_card_bonus.ev", "six_card_bonus.house_edge",
+    "bonus_spin.return_per_wager", "bonus_spin.return_per_mean_prize", "max_win_per_round_at_minimum",
+)
+
+
+def filing_figures(results: Any) -> dict[str, Any]:
+    """The figures of `FILING_FIGURES` from the math report (None where a wager is not offered)."""
+    document = results.to_json()
+    figures: dict[str, Any] = {}
+    for path in FILING_FIGURES:
+        node: Any = document
+        for step in path.split("."):
+            node = node.get(step) if isinstance(node, dict) else None
+        figures[path] = node
+    return figures
+
+
+class FiguresDiffer(RulegenError):
+    """The figures a filing's manifest records are not the figures computed afresh from its offering."""
+
+    exit_code = ExitCode.INVALID
+
+
+def check_figures(recorded: dict[str, Any] | None, fresh: dict[str, Any]) -> None:
+    """Raise FiguresDiffer naming every figure whose recorded value is not the one computed now."""
+    if recorded is None:
+        return  # a filing built before figures were recorded: the rendering comparison still runs
+    from rulegen.filing.manifest import jsonable
+
+    fresh = jsonable(fresh)
+    differ = [f"{path} records {recorded.get(path)!r}, computed afresh {fresh[path]!r}"
+              for path in FILING_FIGURES if recorded.get(path) != fresh.get(path)]
+    if differ:
+        raise FiguresDiffer("the figures recorded in the manifest are not the figures computed afresh from the "
+                            "attached offering: " + "; ".join(differ))
 
 
 # --- what the filing layer contributes ----------------------------------------------------------------------------
@@ -230,6 +272,7 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
 
     outputs = {RULES_HTML: html.encode("utf-8"), SIGNAGE_PDF: signage_pdf, APPENDIX_PDF: appendix_pdf}
     manifest = build_manifest(offering=offering, jurisdiction_code=jurisdiction.code, outputs=outputs,
+                              figures=filing_figures(results),
                               options=manifest_options(options, signer, changes), findings=findings,
                               signoffs=offering.data.get("signoff") or [])
     manifest_data = manifest_bytes(manifest)
@@ -299,6 +342,7 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
         draft = draft_status(offering.data, bool(options.get("final")))
         jurisdiction = jurisdiction_for(offering.data)
         results = math_results(offering, jurisdiction)
+        check_figures(manifest.get("figures"), filing_figures(results))
         html = render_rules_html(offering, jurisdiction, results, draft=draft,
                                  signer=options.get("signer", signer), changes=options.get("changes"))
         data = manifest_bytes(manifest)

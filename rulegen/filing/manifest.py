@@ -164,14 +164,16 @@ def _finding_json(finding, offering_name: str) -> dict:
 
 
 def build_manifest(*, offering, jurisdiction_code: str | None, outputs: dict[str, bytes], options: dict,
-                   findings: list, signoffs=None, logo: tuple[str, bytes] | None = None) -> dict:
+                   findings: list, signoffs=None, logo: tuple[str, bytes] | None = None,
+                   figures: dict | None = None) -> dict:
     """The manifest of one build.
 
     `outputs` maps each output's file name to its bytes (rules.pdf and manifest.json, if given, are
     left out); `options` are the build options (paths reduced to their names); `findings` are the
     validator's findings; `signoffs` the sign-offs as printed (the offering's `signoff` list when None,
     plus, when signed, an entry for the signing certificate). `logo` overrides the logo read from the
-    offering's folder.
+    offering's folder. `figures` are the mathematics the documents print, as the build computed them (see
+    `rulegen.build.filing_figures`); `verify --rebuild` computes them again and compares.
     """
     data = offering.data if isinstance(offering.data, dict) else {}
     head = data.get("offering") or {}
@@ -197,6 +199,7 @@ def build_manifest(*, offering, jurisdiction_code: str | None, outputs: dict[str
         "options": jsonable(options or {}),
         "findings": [_finding_json(f, name) for f in findings or []],
         "signoffs": jsonable(list(signoffs)),
+        "figures": jsonable(figures) if figures is not None else None,
         # The build's date is the offering's effective date, never the clock.
         "date": jsonable(head.get("effective_date")),
     }
