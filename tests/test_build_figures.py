@@ -39,7 +39,10 @@ def _poison_every_entry(folder) -> int:
     return poisoned
 
 
-def test_a_poisoned_figure_in_a_filing_is_caught_by_the_fresh_computation(tmp_path, monkeypatch):
+def test_a_poisoned_figure_in_a_filing_is_caught_by_the_fresh_computation(tmp_path, monkeypatch, math_cache):
+    import shutil
+
+    shutil.copytree(math_cache, tmp_path / "cache")  # the session's entries, copied: poisoning them here is private
     monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path / "cache"))
     sample = samples_dir() / "pa-five-card-bonus.yaml"
     honest = build_module.build(sample, build_module.BuildOptions(out_dir=tmp_path / "honest"))
