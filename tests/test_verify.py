@@ -21,7 +21,6 @@ from rulegen.cli import app
 from rulegen.errors import InputError
 from rulegen.filing import sign_pdf, signer_name, verify_filing
 from rulegen.filing.pdf import check_signature_gap, open_reader, revision_end
-from rulegen.offering import load_offering
 
 
 def _load_factory():
@@ -39,7 +38,6 @@ def _load_factory():
 
 _load_factory()
 from filing_factory import (  # noqa: E402
-    OFFERING,
     OUTPUTS,
     PASSPHRASE,
     SIGNER,
@@ -49,23 +47,6 @@ from filing_factory import (  # noqa: E402
     make_pki,
     render,
 )
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _validation_available(tmp_path_factory):
-    """Until the layers validation needs (jurisdiction data, math) have landed, "no findings" stands in for it."""
-    from rulegen.validate import validate_offering
-
-    folder = tmp_path_factory.mktemp("probe")
-    (folder / "offering.yaml").write_text(OFFERING)
-    try:
-        validate_offering(load_offering(folder / "offering.yaml"))
-    except Exception:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("rulegen.validate.validate_offering", lambda offering: [])
-            yield
-        return
-    yield
 
 
 @pytest.fixture(scope="module")
