@@ -28,6 +28,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from rulegen.errors import RenderError
 from rulegen.resources import assets_dir
 
 PRINT_VARIANT = "pdf/x-4"
@@ -128,7 +129,8 @@ def _convert_function(function: Any) -> None:
             _convert_function(part)
         return
     if kind != 2:
-        raise ValueError(f"a gradient whose colour function is of type {kind} cannot be made CMYK")
+        raise RenderError(f"the logo has a gradient whose colour function (type {kind}) cannot be made CMYK for "
+                          "the printer's file; give the logo flat colours or simple gradients")
     for key, default in (("/C0", [0.0, 0.0, 0.0]), ("/C1", [1.0, 1.0, 1.0])):
         values = [float(v) for v in function.get(key, default)]
         if len(values) == 3:
@@ -226,7 +228,7 @@ def finish_for_press(data: bytes, *, bleed_in: Decimal, seed: bytes) -> bytes:
         xmp = metadata.read_bytes()
         found = _DOCUMENT_ID.findall(xmp)
         if len(found) != 1:
-            raise ValueError(f"expected one XMP DocumentID in the PDF/X-4 metadata, found {len(found)}")
+            raise RenderError(f"expected one XMP DocumentID in WeasyPrint's PDF/X-4 metadata, found {len(found)}")
         metadata.write(_DOCUMENT_ID.sub(document_id(seed), xmp))
         out = io.BytesIO()
         pdf.save(out, deterministic_id=True, fix_metadata_version=False, compress_streams=True,
