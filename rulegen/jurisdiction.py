@@ -67,6 +67,16 @@ class Jurisdiction:
     def paytable(self, kind: str, name: str) -> Cited | None:
         return self.cited("paytables", kind, str(name))
 
+    def bonus_spin_table_names(self, kind: str) -> list[str]:
+        """The Bonus Spin tables of one kind (`progressive`, `xtreme`); none where the wager is not authorized."""
+        spin = (self.data.get("bonus_spin") or {}).get(kind) or {}
+        return [str(name) for name in spin.get("paytables") or {}]
+
+    def community_pay_tables(self, kind: str) -> dict:
+        """The community-pay tables of one Bonus Spin kind, as the data keys them (by wager size, or by letter)."""
+        spin = (self.data.get("bonus_spin") or {}).get(kind) or {}
+        return dict(spin.get("community_pays") or {})
+
     def readings(self) -> list[dict]:
         return list(self.data.get("readings") or [])
 
@@ -128,159 +138,3 @@ def data_fingerprint() -> str:
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
             digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
-
-
-# --- paytables -------------------------------------------------------------------------------------------------
-
-def odds_mapping(mapping: dict) -> dict:
-    """A paytable as written (numbers, Decimals, 'push') → {hand class: Fraction | 'push'}.
-
-    What the keys mean (an `_or_better` key also pays every stronger hand the table does not list) is the
-    game layer's to say: `rulegen.game.Paytable.from_mapping` reads this mapping.
-    """
-    return {str(key): value if isinstance(value, str) else Fraction(Decimal(str(value)))
-            for key, value in mapping.items()}
-
-
-def resolve_paytable(jurisdiction: Jurisdiction, kind: str, choice) -> tuple[dict | None, str | None, str | None]:
-    """(table, name, citation) for a paytable choice: a named table, or a written-out one.
-
-    A written-out table is matched against the authorized tables by what it pays for each hand, so
-    `pair_sixes_or_better: 1` equals `pair_jacks_or_better: 1` + `pair_sixes_through_tens: 1`.
-    Returns (table, None, None) for a written-out table that matches none.
-    """
-    if isinstance(choice, str):
-        cited = jurisdiction.paytable(kind, choice)
-        if cited is None:
-            return None, None, None
-        return odds_mapping(cited.value), choice, cited.citation
-    table = odds_mapping(choice)
-    for name in jurisdiction.paytable_names(kind):
-        cited = jurisdiction.paytable(kind, name)
-        if cited is not None and payout_vector(odds_mapping(cited.value)) == payout_vector(table):
-            return table, name, cited.citation
-    return table, None, None
-
-
-def payout_vector(table: dict) -> tuple:
-    """What a table pays for each pay class, weakest first (-1 lose, 0 push, N for N to 1)."""
-    from rulegen.game import Paytable
-    from rulegen.evaluator import PAY_CLASSES
-
-    paytable = Paytable.from_mapping(table)
-    return tuple(paytable.payout(index) for index in range(len(PAY_CLASSES)))
-
-
-def game_rules_for(offering_data: dict):
-    """The offering's paytables, Bonus Spin and payout limit resolved to `rulegen.game.GameRules`.
-
-    The offering must have validated: a name that resolves to no table raises InputError here.
-    """
-    from rulegen import game
-
-    jurisdiction = jurisdiction_for(offering_data)
-    tables = offering_data.get("paytables") or {}
-
-    def resolved(kind: str, choice):
-        table, _name, _citation = resolve_paytable(jurisdiction, kind, choice)
-        if table is None:
-            raise InputError(f"the {kind} paytable {choice!r} is not one {jurisdiction.name} authorizes")
-        return game.Paytable.from_mapping(table)
-
-    criss_cross = resolved("criss_cross", tables.get("criss_cross", "standard"))
-    ante = resolved("ante", tables.get("ante", "standard"))
-    five = offering_data.get("five_card_bonus")
-    six = offering_data.get("six_card_bonus")
-    five_card_bonus = resolved("five_card_bonus", five["paytable"]) if five else None
-    six_card_bonus = resolved("six_card_bonus", six["paytable"]) if six else None
-    bonus_spin = bonus_spin_for(offering_data, jurisdiction) if offering_data.get("bonus_spin") else None
-
-    payout_limit = None
-    limit = offering_data.get("payout_limit")
-    if limit:
-        covers = jurisdiction.cited("payout_limit", "covers")
-        payout_limit = game.PayoutLimit(Decimal(str(limit["amount"])), frozenset(covers.value if covers else ()))
-
-    notes = tuple(entry["reading"] for entry in jurisdiction.readings()
-                  if entry.get("key") in ("middle_both_push", "bonus_spin_after_fold", "ante_table")
-                  and entry.get("reading"))
-    return game.GameRules(criss_cross=criss_cross, ante=ante, five_card_bonus=five_card_bonus,
-                          six_card_bonus=six_card_bonus, bonus_spin=bonus_spin, payout_limit=payout_limit,
-                          notes=notes)
-
-
-def bonus_spin_table(jurisdiction: Jurisdiction, spin: dict) -> Cited | None:
-    kind = spin.get("kind")
-    return jurisdiction.cited("bonus_spin", str(kind), "paytables", str(spin.get("paytable")))
-
-
-def community_pay_table(jurisdiction: Jurisdiction, spin: dict) -> Cited | None:
-    """The designated community-pay table, for the wager's size where the jurisdiction keys them so."""
-    kind, designated = str(spin.get("kind")), spin.get("community_pay")
-    if designated is None:
-        return None
-    pays = (((jurisdiction.data.get("bonus_spin") or {}).get(kind) or {}).get("community_pays")) or {}
-    wager = _money_key(spin.get("wager"))
-    if wager in pays and isinstance(pays[wager], dict) and str(designated) in pays[wager]:
-        return jurisdiction.cited("bonus_spin", kind, "community_pays", wager, str(designated))
-    return jurisdiction.cited("bonus_spin", kind, "community_pays", str(designated))
-
-
-def _money_key(amount) -> str:
-    if amount is None:
-        return ""
-    value = Decimal(str(amount))
-    return str(int(value)) if value == value.to_integral_value() else str(value)
-
-
-def bonus_spin_for(offering_data: dict, jurisdiction: Jurisdiction | None = None):
-    """The Bonus Spin wager as `rulegen.game.BonusSpin`: the wheel's segments with the player and community pays.
-
-    Segments come from the jurisdiction's paytable; weights only from the offering's `wheel` (the
-    manufacturer's par sheet). Without weights, no segment has a weight and no return can be computed.
-    """
-    from rulegen import game
-
-    jurisdiction = jurisdiction or jurisdiction_for(offering_data)
-    spin = offering_data["bonus_spin"]
-    table = bonus_spin_table(jurisdiction, spin)
-    if table is None:
-        raise InputError(f"the Bonus Spin paytable {spin.get('paytable')!r} is not one {jurisdiction.name} authorizes")
-    community = community_pay_table(jurisdiction, spin)
-    community_by_symbol: dict[str, Decimal] = {}
-    if community is not None:
-        for row in community.value:
-            symbols = row.get("symbols") or []
-            if symbols:
-                community_by_symbol[_money_key(symbols[0])] = Decimal(str(row["pays"]))
-    weights = {_symbol_key(seg.get("symbol")): seg for seg in (spin.get("wheel") or [])}
-    segments = []
-    for row in table.value.get("symbols", []):
-        symbol = _symbol_key(row.get("symbol"))
-        pays = None if row.get("pays") is None else Decimal(str(row["pays"]))
-        community_pay = row.get("community")
-        community_pay = Decimal(str(community_pay)) if community_pay is not None else community_by_symbol.get(symbol)
-        given = weights.get(symbol)
-        if given is not None and given.get("community") is not None:
-            community_pay = Decimal(str(given["community"]))
-        segments.append(game.WheelSegment(symbol=symbol, pays=pays, community=community_pay,
-                                          weight=int(given["weight"]) if given else None))
-    top = spin.get("top_prize") or {}
-    top_amount = top.get("initial")
-    return game.BonusSpin(wager=Decimal(str(spin["wager"])), trigger=spin.get("trigger") or "pair_in_hole_cards",
-                          segments=tuple(segments), top_prize_kind=top.get("kind", "fixed"),
-                          top_prize_amount=Decimal(str(top_amount)) if top_amount is not None else None)
-
-
-def _symbol_key(symbol) -> str:
-    if symbol is None:
-        return ""
-    if isinstance(symbol, str):
-        text = symbol.strip().lower().lstrip("$").replace(",", "")
-        if text in ("jackpot", "fixed prize", "fixed_prize", "top", "top_prize"):
-            return "jackpot"
-        try:
-            return _money_key(Decimal(text))
-        except Exception:
-            return text
-    return _money_key(symbol)

@@ -22,9 +22,9 @@ pytest.importorskip("rulegen.math.report", reason="the math layer has not landed
 pytest.importorskip("rulegen.game", reason="the game layer has not landed")
 
 from rulegen.cli import app  # noqa: E402
-from rulegen.jurisdiction import jurisdiction_for  # noqa: E402
 from rulegen import build as pipeline
 from rulegen.render import examples  # noqa: E402
+from rulegen.resolved import resolve  # noqa: E402
 from rulegen.resources import samples_dir  # noqa: E402
 
 SAMPLES = sorted(samples_dir().glob("*.yaml"))
@@ -49,8 +49,9 @@ class Built:
         self.result = pipeline.build(sample, pipeline.BuildOptions(out_dir=out))
         self.offering = self.result.offering
         self.data = self.offering.data
-        self.jurisdiction = jurisdiction_for(self.data)
-        self.math = pipeline.math_results(self.offering, self.jurisdiction)
+        self.resolved = resolve(self.offering)
+        self.jurisdiction = self.resolved.jurisdiction
+        self.math = pipeline.math_results(self.resolved)
         self.files = {name: (self.result.folder / name).read_bytes() for name in OUTPUTS}
         self.rules = pdf_text(self.files["rules.pdf"])
         self.signage = pdf_text(self.files["signage.pdf"])
@@ -121,7 +122,7 @@ def test_operator_choices_and_paytables_are_stated(built):
 
 
 def test_worked_examples_print_the_settlement_codes_figures(built):
-    worked = examples.worked_examples(built.data, built.jurisdiction)
+    worked = examples.worked_examples(built.resolved)
     assert len(worked) >= 2
     for example in worked:
         assert filters.signed_money(example["net"]) in built.rules

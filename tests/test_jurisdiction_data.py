@@ -392,23 +392,43 @@ def test_numbers_read_from_the_texts(data):
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
-def test_the_product_reads_what_each_sample_names(name):
-    """rulegen.jurisdiction finds, in the shipped data, every table a sample names."""
-    from rulegen.jurisdiction import bonus_spin_table, community_pay_table, load_jurisdiction
+def test_the_product_resolves_what_each_sample_names(name):
+    """rulegen.resolved finds, in the shipped data, every table a sample names, with its citation."""
+    from rulegen.game import Paytable
     from rulegen.offering import load_offering
+    from rulegen.resolved import resolve
 
-    sample = load_offering(samples_dir() / name).data
-    jurisdiction = load_jurisdiction(SAMPLES[name])
-    assert jurisdiction.rule("positions") is not None
-    assert jurisdiction.cited("payout_limit", "rule") is not None
+    loaded = load_offering(samples_dir() / name)
+    sample = loaded.data
+    data = _data(SAMPLES[name])
+    offering = resolve(loaded)
+    assert offering.jurisdiction.code == SAMPLES[name]
     for kind in ("criss_cross", "ante"):
         choice = sample["paytables"][kind]
-        assert not isinstance(choice, str) or jurisdiction.paytable(kind, choice) is not None
+        table = offering.paytables[kind]
+        if isinstance(choice, str):
+            cited = data["paytables"][kind][choice]
+            assert (table.name, table.citation, table.written_out) == (choice, cited["citation"], False)
+            assert table.table == Paytable.from_mapping(cited["value"])
+        else:
+            assert table.written_out and table.table == Paytable.from_mapping(choice)
     spin = sample.get("bonus_spin")
+    assert (offering.bonus_spin is None) == (spin is None)
     if spin:
-        assert bonus_spin_table(jurisdiction, spin) is not None
+        cited = data["bonus_spin"][spin["kind"]]["paytables"][str(spin["paytable"])]
+        assert offering.bonus_spin.citation == cited["citation"]
+        assert [s.pays for s in offering.bonus_spin.segments] == [row["pays"] for row in cited["value"]["symbols"]]
         if spin.get("community_pay") is not None:
-            assert community_pay_table(jurisdiction, spin) is not None
+            pays = data["bonus_spin"][spin["kind"]]["community_pays"]
+            by_wager = pays.get(str(spin["wager"]), pays)
+            community = by_wager[str(spin["community_pay"])]
+            assert offering.bonus_spin.community_citation == community["citation"]
+            expected = {str(row["symbols"][0]): row["pays"] for row in community["value"]}
+            assert {s.symbol: s.community for s in offering.bonus_spin.segments if s.community is not None} == {
+                s.symbol: expected[s.symbol] for s in offering.bonus_spin.segments if s.symbol in expected}
+    limit = sample.get("payout_limit")
+    assert offering.payout_limit.amount == (limit["amount"] if limit else None)
+    assert list(offering.payout_limit.covers) == data["payout_limit"]["covers"]["value"]
 
 
 # --- the samples -----------------------------------------------------------------------------------------------

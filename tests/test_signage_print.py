@@ -19,10 +19,10 @@ from pypdf import PdfReader
 
 pytest.importorskip("rulegen.game", reason="the game layer has not landed")
 
-from rulegen.jurisdiction import jurisdiction_for  # noqa: E402
 from rulegen.offering import load_offering  # noqa: E402
 from rulegen.render import documents, prepress, signage  # noqa: E402
 from rulegen.render.context import draft_status  # noqa: E402
+from rulegen.resolved import resolve  # noqa: E402
 from rulegen.resources import samples_dir  # noqa: E402
 
 SAMPLES = sorted(samples_dir().glob("*.yaml"))
@@ -257,9 +257,8 @@ def rendering(sample, size, *, print_proof=True, final=False):
     key = (sample, size, print_proof, final)
     if key not in _CACHE:
         offering = load_offering(sample)
-        jurisdiction = jurisdiction_for(offering.data)
-        _CACHE[key] = (offering, documents.signage_rendering(offering, jurisdiction,
-                                                            draft=draft_status(offering.data, final),
+        resolved = resolve(offering)
+        _CACHE[key] = (offering, documents.signage_rendering(resolved, draft=draft_status(resolved, final),
                                                             size=size, print_proof=print_proof))
     return _CACHE[key]
 
@@ -302,8 +301,8 @@ def test_type_scales_with_the_sheet():
 
 def test_the_printer_file_is_reproducible_and_its_document_id_is_not_random():
     offering, first = rendering(SAMPLES[-1], "tabloid")
-    jurisdiction = jurisdiction_for(offering.data)
-    again = documents.signage_rendering(offering, jurisdiction, draft=draft_status(offering.data, False),
+    resolved = resolve(offering)
+    again = documents.signage_rendering(resolved, draft=draft_status(resolved, False),
                                        size="tabloid", print_proof=True)
     assert again.pdf == first.pdf
     ids = []

@@ -21,7 +21,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,7 @@ from rulegen.errors import ExitCode, InputError, InvalidOfferingError, RulegenEr
 from rulegen.findings import Finding
 from rulegen.render import documents
 from rulegen.render.context import Draft, draft_status
+from rulegen.resolved import ResolvedOffering, resolve
 from rulegen.render.signage import sign_size as check_sign_size
 
 if TYPE_CHECKING:
@@ -96,25 +96,12 @@ def load_and_validate(path: Path, display: str | None = None) -> tuple[Any, list
 
 # --- 2. math ----------------------------------------------------------------------------------------------------
 
-def math_results(offering: Any, jurisdiction: Any, *, use_cache: bool = True,
+def math_results(offering: ResolvedOffering, *, use_cache: bool = True,
                  progress: MathProgress | None = None) -> MathReport:
-    """The math layer's typed results for the offering (rulegen.math.results)."""
-    from rulegen.jurisdiction import game_rules_for
-    from rulegen.math.report import math_report
+    """The math layer's typed results for the resolved offering (rulegen.math.results)."""
+    from rulegen.math.report import offering_report
 
-    data = offering.data
-    ante = (data.get("limits") or {}).get("ante") or {}
-    five = data.get("five_card_bonus") or {}
-    counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
-    results: MathReport = math_report(
-        game_rules_for(data),
-        ante_minimum=Decimal(str(ante["minimum"])),
-        ante_maximum=Decimal(str(ante["maximum"])),
-        five_card_bonus_minimum=Decimal(str(five["minimum"])) if five.get("minimum") is not None else None,
-        payout_limit_counted=frozenset(counted.value) if counted and counted.value else frozenset(),
-        use_cache=use_cache,
-        progress=progress,
-    )
+    results: MathReport = offering_report(offering, use_cache=use_cache, progress=progress)
     return results
 
 
@@ -220,7 +207,6 @@ def build(path: Path, options: BuildOptions, *, display: str | None = None, prog
 def _build(path: Path, options: BuildOptions, *, display: str | None, progress: Progress,
            math_progress: MathProgress | None) -> BuildResult:
     from rulegen.filing import build_manifest, manifest_bytes, passphrase_from_env, pdf_attachments, sign_pdf
-    from rulegen.jurisdiction import jurisdiction_for
 
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -235,32 +221,31 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     check_sign_size(options.sign_size)  # bad arguments fail before any work
     if options.sign is not None and not Path(options.sign).exists():
         raise InputError(f"the signing identity {options.sign} does not exist")
-    offering, findings = load_and_validate(Path(path), display)
-    draft = draft_status(offering.data, options.final)
-    jurisdiction = jurisdiction_for(offering.data)
-    head = offering.data["offering"]
+    loaded, findings = load_and_validate(Path(path), display)
+    offering = resolve(loaded)
+    draft = draft_status(offering, options.final)
     # The cheap checks come before the math and the rendering: an unwritable output folder or a signing
     # identity that cannot be opened stops the build at once, not after a minute of work.
     publish.prepare_parent(Path(options.out_dir))
     signer = signer_of(options.sign)
     step("validate")
 
-    results = math_results(offering, jurisdiction, use_cache=options.use_cache, progress=math_progress)
+    results = math_results(offering, use_cache=options.use_cache, progress=math_progress)
     step("math")
 
-    changes = changes_from_previous(options.previous, offering)
+    changes = changes_from_previous(options.previous, loaded)
     fetcher = documents.fetcher_for(offering)
-    html = render_rules_html(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
+    html = render_rules_html(offering, results, draft=draft, signer=signer, changes=changes)
     step("rules.html")
     # The sign and the appendix render in their own processes while rules.pdf is laid out here; rules.pdf
     # is written once the manifest, which hashes the other two, can be attached.
     pieces: list[Piece[bytes]] = []
     try:
         pieces.append(Piece(SIGNAGE_PDF, lambda: render_signage_pdf(
-            offering, jurisdiction, draft=draft, size=options.sign_size, print_proof=options.print_proof,
+            offering, draft=draft, size=options.sign_size, print_proof=options.print_proof,
             fetcher=fetcher)))
         pieces.append(Piece(APPENDIX_PDF, lambda: render_appendix_pdf(
-            offering, jurisdiction, results, draft=draft, fetcher=fetcher)))
+            offering, results, draft=draft, fetcher=fetcher)))
         rules_laid_out = lay_out_rules(offering, html, fetcher)
         signage_pdf = pieces[0].result()
         step("signage")
@@ -271,14 +256,14 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
             piece.cancel()
 
     outputs = {RULES_HTML: html.encode("utf-8"), SIGNAGE_PDF: signage_pdf, APPENDIX_PDF: appendix_pdf}
-    manifest = build_manifest(offering=offering, jurisdiction_code=jurisdiction.code, outputs=outputs,
+    manifest = build_manifest(offering=loaded, jurisdiction_code=offering.jurisdiction.code, outputs=outputs,
                               figures=filing_figures(results),
                               options=manifest_options(options, signer, changes), findings=findings,
-                              signoffs=offering.data.get("signoff") or [])
+                              signoffs=loaded.data.get("signoff") or [])
     manifest_data = manifest_bytes(manifest)
     step("manifest")
 
-    attachments = pdf_attachments(offering, manifest, manifest_data)
+    attachments = pdf_attachments(loaded, manifest, manifest_data)
     rules_pdf = rules_laid_out.write(attachments)
     step("rules.pdf")
     if options.sign is not None:
@@ -287,22 +272,20 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
 
     files = {RULES_PDF: rules_pdf, RULES_HTML: outputs[RULES_HTML], SIGNAGE_PDF: signage_pdf,
              APPENDIX_PDF: appendix_pdf, MANIFEST_JSON: manifest_data}
-    folder = publish.publish_folder(Path(options.out_dir) / head["id"], files)
+    folder = publish.publish_folder(Path(options.out_dir) / offering.id, files)
     step("publish")
-    return BuildResult(folder, offering, findings, files, draft, timings)
+    return BuildResult(folder, loaded, findings, files, draft, timings)
 
 
 def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False, final: bool = False,
                   display: str | None = None) -> tuple[bytes, Any, list[Finding]]:
     """The sign alone, validated (for `rulegen signage`): (pdf bytes, offering, findings)."""
-    from rulegen.jurisdiction import jurisdiction_for
-
     check_sign_size(size)
-    offering, findings = load_and_validate(Path(path), display)
-    draft = draft_status(offering.data, final)
-    jurisdiction = jurisdiction_for(offering.data)
-    rendering = documents.signage_rendering(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof)
-    return rendering.pdf, offering, findings + rendering.findings  # the logo's resolution, measured as laid out
+    loaded, findings = load_and_validate(Path(path), display)
+    offering = resolve(loaded)
+    draft = draft_status(offering, final)
+    rendering = documents.signage_rendering(offering, draft=draft, size=size, print_proof=print_proof)
+    return rendering.pdf, loaded, findings + rendering.findings  # the logo's resolution, measured as laid out
 
 
 # --- verify --rebuild -------------------------------------------------------------------------------------------
@@ -325,7 +308,6 @@ def render_rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, by
 def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
                           manifest: dict[str, Any], signer: str | None) -> bytes:
     from rulegen.filing import manifest_bytes, pdf_attachments
-    from rulegen.jurisdiction import jurisdiction_for
 
     options = manifest.get("options") or {}
     safe_name = Path(name).name or "offering.yaml"
@@ -338,15 +320,15 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
                 raise UsageError(f"the attached logo name {logo[0]!r} leads outside its folder")
             logo_path.parent.mkdir(parents=True, exist_ok=True)
             logo_path.write_bytes(logo[1])
-        offering, _findings = load_and_validate(root / safe_name, safe_name)
-        draft = draft_status(offering.data, bool(options.get("final")))
-        jurisdiction = jurisdiction_for(offering.data)
-        results = math_results(offering, jurisdiction)
+        loaded, _findings = load_and_validate(root / safe_name, safe_name)
+        offering = resolve(loaded)
+        draft = draft_status(offering, bool(options.get("final")))
+        results = math_results(offering)
         check_figures(manifest.get("figures"), filing_figures(results))
-        html = render_rules_html(offering, jurisdiction, results, draft=draft,
+        html = render_rules_html(offering, results, draft=draft,
                                  signer=options.get("signer", signer), changes=options.get("changes"))
         data = manifest_bytes(manifest)
-        attachments = pdf_attachments(offering, manifest, data, logo)
+        attachments = pdf_attachments(loaded, manifest, data, logo)
         return rules_pdf_from_html(offering, html, attachments)
 
 

@@ -100,10 +100,8 @@ def register(app: typer.Typer) -> None:
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
         with exits_cleanly():
-            from decimal import Decimal
-
-            from rulegen.jurisdiction import game_rules_for, jurisdiction_for
             from rulegen.offering import load_offering
+            from rulegen.resolved import resolve
             from rulegen.validate import validate_offering
 
             offering = load_offering(file, str(file))
@@ -112,12 +110,7 @@ def register(app: typer.Typer) -> None:
             if errors:
                 raise InvalidOfferingError(f"{file} has {len(errors)} error{'s' if len(errors) != 1 else ''}; "
                                            "fix them before computing its math", errors)
-            data = offering.data
-            jurisdiction = jurisdiction_for(data)
-            rules = game_rules_for(data)
-            ante = (data.get("limits") or {}).get("ante") or {}
-            five = data.get("five_card_bonus") or {}
-            counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
+            resolved = resolve(offering)
             console = Console(file=terminal.raw(sys.stderr))
             show = console.is_terminal or bool(os.environ.get("RULEGEN_PROGRESS"))
             with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -127,16 +120,10 @@ def register(app: typer.Typer) -> None:
                 def advance(done: int, total: int) -> None:
                     progress.update(task, completed=done, total=total)
 
-                from rulegen.math.report import math_report
+                from rulegen.math.report import offering_report
                 from rulegen.math.results import json_text
 
-                report = math_report(
-                    rules,
-                    ante_minimum=Decimal(str(ante["minimum"])),
-                    ante_maximum=Decimal(str(ante["maximum"])) if ante.get("maximum") is not None else None,
-                    five_card_bonus_minimum=Decimal(str(five["minimum"])) if five.get("minimum") is not None else None,
-                    payout_limit_counted=frozenset(counted.value) if counted and counted.value else frozenset(),
-                    use_cache=not no_cache, progress=advance)
+                report = offering_report(resolved, use_cache=not no_cache, progress=advance)
             if as_json:
                 typer.echo(json_text(report.to_json()))
             else:

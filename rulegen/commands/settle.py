@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
             rules = STANDARD_RULES
             if offering is not None:
                 from rulegen.errors import ExitCode, InputError, InvalidOfferingError
-                from rulegen.jurisdiction import game_rules_for
+                from rulegen.resolved import resolve
                 from rulegen.validate import validate_file
 
                 report = validate_file(offering, str(offering))  # its tables are only used once they validate
@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
                     error = InputError if report.status == ExitCode.UNUSABLE else InvalidOfferingError
                     raise error(f"{offering} does not validate; settle uses an offering's tables only once it does",
                                 findings=[f for f in report.findings if f.level == "error"])
-                rules = game_rules_for(report.offering.data)
+                rules = resolve(report.offering).game_rules
             settlement = settle_round(rules, hole, across, down, middle, amounts["ante"], parse_bets(bets),
                                       five_card_bonus=amounts["five_card_bonus"], six_card=six_card,
                                       bonus_spin_wager=amounts["bonus_spin"], wheel_symbol=wheel)

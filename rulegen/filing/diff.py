@@ -594,7 +594,7 @@ def _written_out_table(path: tuple, jurisdiction, data: dict) -> str | None:
     if not isinstance(choice, dict):
         return None
     try:
-        from rulegen.jurisdiction import resolve_paytable
+        from rulegen.resolved import resolve_paytable
 
         kind = key[0] if key[0] != "paytables" else key[1]
         _table, _name, citation = resolve_paytable(jurisdiction, kind, choice)
@@ -700,7 +700,7 @@ def changes_section(old, new) -> dict:
                                       "kind": change.kind})
     title = f"Changes from revision {old_revision}" if old_revision is not None else "Changes from the previous revision"
     effective = (new_data.get("offering") or {}).get("effective_date")
-    mathematics = math_diff(old_data, new_data)
+    mathematics = math_diff(old, new)
     return {
         "math": mathematics["changes"],
         "math_note": mathematics["note"],
@@ -763,20 +763,10 @@ class MathChange:
 
 def offering_math(offering) -> dict[str, Any]:
     """The offering's mathematics with the keys of `rulegen math --json` (computed, or read from the math cache)."""
-    from rulegen.jurisdiction import game_rules_for, jurisdiction_for
-    from rulegen.math.report import math_report
+    from rulegen.math.report import offering_report
+    from rulegen.resolved import resolve
 
-    data = _data(offering)
-    jurisdiction = jurisdiction_for(data)
-    ante = (data.get("limits") or {}).get("ante") or {}
-    five = data.get("five_card_bonus") or {}
-    counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
-    report: dict[str, Any] = math_report(
-        game_rules_for(data),
-        ante_minimum=Decimal(str(ante["minimum"])),
-        ante_maximum=Decimal(str(ante["maximum"])) if ante.get("maximum") is not None else None,
-        five_card_bonus_minimum=Decimal(str(five["minimum"])) if five.get("minimum") is not None else None,
-        payout_limit_counted=frozenset(counted.value) if counted and counted.value else frozenset()).to_json()
+    report: dict[str, Any] = offering_report(resolve(offering)).to_json()
     return report
 
 

@@ -18,6 +18,7 @@ from rulegen.math.results import (
     MainGameAnalysis, MathReport, PayoutCap, PayoutCapAt, VerificationCheck, fraction_text,
 )
 from rulegen.math.wheel import bonus_spin_math
+from rulegen.resolved import ResolvedOffering
 
 
 def payout_cap_section(analysis: MainGameAnalysis, limit, ante_minimum: Decimal,
@@ -66,6 +67,16 @@ def verification_checks(analysis: MainGameAnalysis, five, six) -> tuple[Verifica
             counted = sum(row.combinations for row in section.outcomes)
             checks.append(VerificationCheck(label, total, counted, counted == total))
     return tuple(checks)
+
+
+def offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progress=None) -> MathReport:
+    """The math report of one resolved offering: its rules, at its minimum and maximum ante and minimum bonus
+    wager, with the maximum win counting the wagers its jurisdiction counts."""
+    return math_report(offering.game_rules, ante_minimum=offering.limits.ante.minimum,
+                       ante_maximum=offering.limits.ante.maximum,
+                       five_card_bonus_minimum=offering.five_card_bonus_minimum,
+                       payout_limit_counted=frozenset(offering.payout_limit.counted_in_max_win),
+                       use_cache=use_cache, progress=progress)
 
 
 def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_bonus_minimum=None,

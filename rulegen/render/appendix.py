@@ -14,6 +14,7 @@ from markupsafe import Markup
 from rulegen.render import svg, tables
 from rulegen.render.context import document_info
 from rulegen.render.environment import render_template
+from rulegen.resolved import ResolvedOffering
 
 if TYPE_CHECKING:
     from rulegen.math.results import (
@@ -100,11 +101,10 @@ def check_rows(checks: tuple[VerificationCheck, ...]) -> list[CheckRow]:
     return [CheckRow(c.check, _figure(c.expected), _figure(c.computed), c.passed) for c in checks]
 
 
-def appendix_context(offering: Any, jurisdiction: Any, results: MathReport, *, draft: Draft) -> dict[str, Any]:
-    data = offering.data
+def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: Draft) -> dict[str, Any]:
     main: MainGameAnalysis = results.main_game
     return {
-        "doc": document_info(offering, jurisdiction, kind="appendix", title="Criss Cross Poker — Math appendix",
+        "doc": document_info(offering, kind="appendix", title="Criss Cross Poker — Math appendix",
                              short_title="Math appendix", draft=draft),
         "main": main,
         "main_chart": main_chart(main.distribution),
@@ -112,7 +112,7 @@ def appendix_context(offering: Any, jurisdiction: Any, results: MathReport, *, d
         "grid": strategy_grid(main.across_decision),
         "five": results.five_card_bonus,
         "six": results.six_card_bonus,
-        "wheel": wheel_view(results.bonus_spin, tables.bonus_spin(data, jurisdiction)),
+        "wheel": wheel_view(results.bonus_spin, tables.bonus_spin(offering)),
         "max_win": results.max_win,
         "verification": check_rows(results.verification),
         "payout_cap": results.payout_cap,
@@ -139,5 +139,5 @@ def own_citations(jurisdiction: Any, spin_table: dict[str, Any] | None) -> dict[
     }
 
 
-def render_appendix_html(offering: Any, jurisdiction: Any, results: MathReport, *, draft: Draft) -> str:
-    return render_template("appendix.html", **appendix_context(offering, jurisdiction, results, draft=draft))
+def render_appendix_html(offering: ResolvedOffering, results: MathReport, *, draft: Draft) -> str:
+    return render_template("appendix.html", **appendix_context(offering, results, draft=draft))

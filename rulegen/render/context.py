@@ -34,14 +34,13 @@ class Draft:
         return "DRAFT: every sign-off is given, but the build was not made final (--final)."
 
 
-def signoff_roles(data: dict) -> set[str]:
-    return {str(entry.get("role")) for entry in data.get("signoff") or [] if isinstance(entry, dict)
-            and entry.get("name")}
+def signoff_roles(offering) -> set[str]:
+    return {entry.role for entry in offering.signoffs if entry.name}
 
 
-def draft_status(data: dict, final: bool) -> Draft:
+def draft_status(offering, final: bool) -> Draft:
     """DRAFT unless all three roles signed off and --final was given; --final without them is an error."""
-    missing = tuple(role for role in SIGNOFF_ROLES if role not in signoff_roles(data))
+    missing = tuple(role for role in SIGNOFF_ROLES if role not in signoff_roles(offering))
     if final and missing:
         raise InvalidOfferingError(
             "--final needs the sign-off of every role (prepared, reviewed, approved); missing: " + ", ".join(missing)
@@ -49,42 +48,43 @@ def draft_status(data: dict, final: bool) -> Draft:
     return Draft(draft=not (final and not missing), missing_roles=missing, final_requested=final)
 
 
-def signoffs(data: dict, signer: str | None = None) -> list[dict]:
+def signoffs(offering, signer: str | None = None) -> list[dict]:
     """The sign-off page's rows: each role in order, given or left blank, then the digital signer if any."""
-    given = {str(entry.get("role")): entry for entry in data.get("signoff") or [] if isinstance(entry, dict)}
+    given = {entry.role: entry for entry in offering.signoffs}
     rows = []
     for role in SIGNOFF_ROLES:
-        entry = given.get(role) or {}
-        rows.append({"role": role, "label": ROLE_TITLES[role], "name": entry.get("name"),
-                     "title": entry.get("title"), "date": entry.get("date"), "given": bool(entry.get("name"))})
+        entry = given.get(role)
+        rows.append({"role": role, "label": ROLE_TITLES[role], "name": entry.name if entry else None,
+                     "title": entry.title if entry else None, "date": entry.date if entry else None,
+                     "given": bool(entry and entry.name)})
     if signer:
         rows.append({"role": "signed", "label": "Signed digitally by", "name": signer, "title": None,
                      "date": None, "given": True})
     return rows
 
 
-def document_info(offering, jurisdiction, *, kind: str, title: str, short_title: str, draft: Draft) -> dict:
-    data = offering.data
-    head = data.get("offering") or {}
-    operator = head.get("operator") or {}
-    logo = operator.get("logo")
+def document_info(offering, *, kind: str, title: str, short_title: str, draft: Draft) -> dict:
+    """`offering` is the resolved offering (`rulegen.resolved.ResolvedOffering`)."""
+    operator = offering.operator
+    logo = operator.logo
+    loaded = offering.offering
     return {
         "kind": kind,
         "title": title,
         "short_title": short_title,
-        "description": f"{title} — {operator.get('name')} — {head.get('id')} version {head.get('version')}",
-        "operator": operator.get("name"),
-        "licence": operator.get("licence"),
+        "description": f"{title} — {operator.name} — {offering.id} version {offering.version}",
+        "operator": operator.name,
+        "licence": operator.licence,
         "logo_url": offering_url(logo) if logo else None,
-        "offering_id": head.get("id"),
-        "version": head.get("version"),
-        "effective_date": head.get("effective_date"),
-        "created": w3c_datetime(head.get("effective_date")),
-        "jurisdiction_code": jurisdiction.code,
-        "jurisdiction_name": jurisdiction.name,
-        "sha256": offering.sha256,
-        "sha256_prefix": offering.sha256[:16],
-        "offering_file": offering_file_name(offering),
+        "offering_id": offering.id,
+        "version": offering.version,
+        "effective_date": offering.effective_date,
+        "created": w3c_datetime(offering.effective_date),
+        "jurisdiction_code": offering.jurisdiction.code,
+        "jurisdiction_name": offering.jurisdiction.name,
+        "sha256": loaded.sha256,
+        "sha256_prefix": loaded.sha256[:16],
+        "offering_file": offering_file_name(loaded),
         "rulegen_version": __version__,
         "draft": draft.draft,
         "draft_reason": draft.reason,

@@ -1,6 +1,6 @@
 """The three documents as bytes: the table sign, the math appendix, and rules.pdf from its HTML.
 
-Render layer: each function turns what it is given (the offering, its jurisdiction, the math results, the
+Render layer: each function turns what it is given (the resolved offering, the math results, the
 DRAFT status, the attachments the filing layer prepared) into PDF bytes. It imports neither filing nor
 validate; the build layer (`rulegen.build`) decides the order and hands each piece what it needs.
 """
@@ -13,56 +13,57 @@ from rulegen.render import appendix, rules, signage
 from rulegen.render.context import Draft
 from rulegen.render.fetcher import SafeFetcher
 from rulegen.render.pdf import ARCHIVAL_VARIANT, LaidOut, lay_out, render_pdf
+from rulegen.resolved import ResolvedOffering
+from rulegen.resolved import ResolvedOffering
 from rulegen.resources import assets_dir
 
 if TYPE_CHECKING:
     from rulegen.math.results import MathReport
 
 
-def fetcher_for(offering: Any) -> SafeFetcher:
+def fetcher_for(offering: ResolvedOffering) -> SafeFetcher:
     """The only reader the renderer gets: the product's assets, and the offering's logo as the loader read it."""
-    logo = offering.logo()
+    loaded: Any = offering.offering
+    logo = loaded.logo()
     return SafeFetcher(assets_dir(), {logo.name: logo.data} if logo is not None else {})
 
 
-def effective_date(offering: Any) -> str | None:
-    value = (offering.data.get("offering") or {}).get("effective_date")
-    return None if value is None else str(value)
+def effective_date(offering: ResolvedOffering) -> str | None:
+    return offering.effective_date
 
 
-def signage_pdf(offering: Any, jurisdiction: Any, *, draft: Draft, size: str = "letter",
+def signage_pdf(offering: ResolvedOffering, *, draft: Draft, size: str = "letter",
                 print_proof: bool = False, fetcher: SafeFetcher | None = None) -> bytes:
-    return signage_rendering(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof,
-                             fetcher=fetcher).pdf
+    return signage_rendering(offering, draft=draft, size=size, print_proof=print_proof, fetcher=fetcher).pdf
 
 
-def signage_rendering(offering: Any, jurisdiction: Any, *, draft: Draft, size: str = "letter",
+def signage_rendering(offering: ResolvedOffering, *, draft: Draft, size: str = "letter",
                       print_proof: bool = False, fetcher: SafeFetcher | None = None) -> signage.SignRendering:
     """The sign fitted to its sheet: the PDF, the scale chosen, the layout measured, the logo's findings
     (a raster logo under 300 ppi is a warning; on a final printer's file it raises InvalidOfferingError)."""
-    return signage.render_signage_pdf(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof,
+    return signage.render_signage_pdf(offering, draft=draft, size=size, print_proof=print_proof,
                                       fetcher=fetcher or fetcher_for(offering),
                                       effective_date=effective_date(offering))
 
 
-def appendix_pdf(offering: Any, jurisdiction: Any, results: MathReport, *, draft: Draft,
+def appendix_pdf(offering: ResolvedOffering, results: MathReport, *, draft: Draft,
                  fetcher: SafeFetcher | None = None) -> bytes:
-    html = appendix.render_appendix_html(offering, jurisdiction, results, draft=draft)
+    html = appendix.render_appendix_html(offering, results, draft=draft)
     return render_pdf(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
-                      identifier_seed=offering.source + b"appendix", variant=ARCHIVAL_VARIANT)
+                      identifier_seed=offering.offering.source + b"appendix", variant=ARCHIVAL_VARIANT)
 
 
-def rules_html(offering: Any, jurisdiction: Any, results: MathReport, *, draft: Draft,
+def rules_html(offering: ResolvedOffering, results: MathReport, *, draft: Draft,
                signer: str | None = None, changes: dict[str, Any] | None = None) -> str:
-    html: str = rules.render_rules_html(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
+    html: str = rules.render_rules_html(offering, results, draft=draft, signer=signer, changes=changes)
     return html
 
 
-def rules_layout(offering: Any, html: str, fetcher: SafeFetcher | None = None) -> LaidOut:
+def rules_layout(offering: ResolvedOffering, html: str, fetcher: SafeFetcher | None = None) -> LaidOut:
     """rules.pdf laid out; `.write(attachments)` gives its bytes once the manifest to attach exists."""
     return lay_out(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
-                   identifier_seed=offering.source + b"rules", variant=ARCHIVAL_VARIANT)
+                   identifier_seed=offering.offering.source + b"rules", variant=ARCHIVAL_VARIANT)
 
 
-def rules_pdf(offering: Any, html: str, attachments: list[Any], fetcher: SafeFetcher | None = None) -> bytes:
+def rules_pdf(offering: ResolvedOffering, html: str, attachments: list[Any], fetcher: SafeFetcher | None = None) -> bytes:
     return rules_layout(offering, html, fetcher).write(attachments)

@@ -69,21 +69,19 @@ def settle(rules, round_: dict, *, ante: Decimal, five_card_bonus: Decimal | Non
                         wheel_symbol=_spin_symbol(rules) if spinning else None)
 
 
-def worked_examples(data: dict, jurisdiction) -> list[dict]:
-    from rulegen.jurisdiction import game_rules_for
-
-    rules = game_rules_for(data)
-    ante = Decimal(str(((data.get("limits") or {}).get("ante") or {})["minimum"]))
-    five = data.get("five_card_bonus")
-    five_wager = Decimal(str(five["minimum"])) if five else None
-    six = bool(data.get("six_card_bonus"))
+def worked_examples(offering) -> list[dict]:
+    """The example rounds settled under the resolved offering's rules, at the minimum ante and bonus wager."""
+    rules = offering.game_rules
+    ante = offering.limits.ante.minimum
+    five_wager = offering.five_card_bonus_minimum
+    six = offering.six_card_bonus is not None
     found = []
     for round_ in ROUNDS:
         settlement = settle(rules, round_, ante=ante, five_card_bonus=five_wager, six_card=six)
         plain = _plain(settlement)
         lines = plain.get("lines") or plain.get("wagers") or []
         title, story = round_["title"], round_["story"]
-        if round_["bets"] == (0,) and five is None:
+        if round_["bets"] == (0,) and offering.five_card_bonus is None:
             title, story = "A fold at the first decision", "The player folds at the Across decision and loses both antes."
         if round_.get("story_with_spin") and rules.bonus_spin is not None:
             story += round_["story_with_spin"]

@@ -9,7 +9,6 @@ the payout-limit paragraph come from the math results.
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from rulegen import clauses, vocabulary
@@ -48,13 +47,14 @@ def cited(jurisdiction, *keys) -> dict | None:
             "effective": value.effective}
 
 
-def choices(data: dict, jurisdiction) -> dict:
+def choices(offering) -> dict:
     """The operator's choices the rules state, with the rule each one falls under."""
-    cards = data.get("cards") or {}
-    table = data.get("table") or {}
-    limits = data.get("limits") or {}
-    dealing = cards.get("dealing")
-    shuffling = cards.get("shuffling")
+    jurisdiction = offering.jurisdiction
+    cards = offering.cards
+    table = offering.table
+    limits = offering.limits
+    dealing = cards.dealing
+    shuffling = cards.shuffling
     procedures = cited(jurisdiction, "rules", "dealing_procedures") or {"value": {}}
     stub = cited(jurisdiction, "rules", "stub_count_every_rounds")
     change = cited(jurisdiction, "rules", "deck_change_hours")
@@ -62,11 +62,11 @@ def choices(data: dict, jurisdiction) -> dict:
     if change and isinstance(change["value"], dict):
         change_rule = change["value"].get(dealing)
     return {
-        "positions": table.get("positions"),
-        "payout_odds_display": table.get("payout_odds_display"),
-        "payout_limit_display": table.get("payout_limit_display"),
-        "decks": cards.get("decks"),
-        "back_colours": list(cards.get("back_colours") or []),
+        "positions": table.positions,
+        "payout_odds_display": table.payout_odds_display,
+        "payout_limit_display": table.payout_limit_display,
+        "decks": cards.decks,
+        "back_colours": list(cards.back_colours),
         "shuffling": shuffling,
         "shuffling_words": SHUFFLING_WORDS.get(shuffling, shuffling),
         "automated_shuffler": shuffling in ("automated", "automated-counting"),
@@ -78,31 +78,32 @@ def choices(data: dict, jurisdiction) -> dict:
         "stub_count_required": bool(stub and stub["value"]) and shuffling != "automated-counting",
         "stub_count_every": stub["value"] if stub else None,
         "stub_citation": stub["citation"] if stub else None,
-        "deck_change_hours": cards.get("deck_change_hours"),
+        "deck_change_hours": cards.deck_change_hours,
         "deck_change_rule_hours": change_rule,
         "deck_change_citation": change["citation"] if change else None,
-        "ante": limits.get("ante") or {},
-        "adjacent_boxes": limits.get("adjacent_boxes"),
+        "ante": limits.ante,
+        "adjacent_boxes": limits.adjacent_boxes,
     }
 
 
-def payout_limit(data: dict, jurisdiction, results: MathReport) -> dict | None:
+def payout_limit(offering, results: MathReport) -> dict | None:
     """The payout limit as the rules state it, with the maximum win per round from the math results."""
-    limit = data.get("payout_limit")
+    jurisdiction = offering.jurisdiction
+    amount = offering.payout_limit.amount
     rule = cited(jurisdiction, "payout_limit", "rule")
-    if rule is None and not limit:
+    if rule is None and amount is None:
         return None
     covers = cited(jurisdiction, "payout_limit", "covers")
     base = cited(jurisdiction, "payout_limit", "base_amount")
     display = cited(jurisdiction, "rules", "payout_limit_display")
     max_win = results.max_win
     return {
-        "amount": Decimal(str(limit["amount"])) if limit and limit.get("amount") is not None else None,
+        "amount": amount,
         "rule": rule,
         "base": base,
         "covers": covers,
         "covers_names": [tables.WAGER_NAMES.get(w, w) for w in (covers["value"] if covers else [])],
-        "display": (data.get("table") or {}).get("payout_limit_display"),
+        "display": offering.table.payout_limit_display,
         "display_rule": display,
         "max_win": max_win.amount,
         "max_win_detail": max_win.detail,
@@ -180,30 +181,49 @@ class ClauseNames:
         return self.inventory.clause(clause_id).summary if self.inventory is not None else clause_id
 
 
-def rules_context(offering, jurisdiction, results: MathReport, *, draft, signer: str | None = None,
+def clause_config(offering) -> clauses.OfferingConfig:
+    """The choices of the resolved offering that decide which clauses of the text apply."""
+    spin = offering.bonus_spin
+    wager = spin.wager if spin is not None else None
+    return clauses.OfferingConfig(
+        dealing=offering.cards.dealing,
+        shuffling=offering.cards.shuffling,
+        decks=offering.cards.decks,
+        five_card_bonus=offering.five_card_bonus is not None,
+        six_card_bonus=offering.six_card_bonus is not None,
+        bonus_spin=spin.kind if spin else None,
+        bonus_spin_paytable=spin.paytable if spin else None,
+        bonus_spin_wager=int(wager) if wager is not None and wager == wager.to_integral_value() else None,
+        community_pay=str(spin.community_pay) if spin and spin.community_pay is not None else None,
+        top_prize=spin.top_prize.kind if spin else None,
+        payout_limit=offering.payout_limit.amount is not None,
+    )
+
+
+def rules_context(offering, results: MathReport, *, draft, signer: str | None = None,
                   changes: dict | None = None) -> dict:
-    data = offering.data
+    """`offering` is the resolved offering (`rulegen.resolved.ResolvedOffering`)."""
+    jurisdiction = offering.jurisdiction
     j = jurisdiction_view(jurisdiction)
     inventory = clauses.load(jurisdiction.code) if clauses.available(jurisdiction.code) else None
-    config = clauses.OfferingConfig.from_offering(data)
-    paytables = tables.offering_paytables(data, jurisdiction)
-    spin = tables.bonus_spin(data, jurisdiction)
+    config = clause_config(offering)
+    paytables = tables.offering_paytables(offering)
+    spin = tables.bonus_spin(offering)
+    five, six = offering.five_card_bonus, offering.six_card_bonus
     return {
-        "doc": document_info(offering, jurisdiction, kind="rules", title=f"Criss Cross Poker — Rules Submission "
+        "doc": document_info(offering, kind="rules", title=f"Criss Cross Poker — Rules Submission "
                              f"({jurisdiction.name})", short_title="Rules", draft=draft),
         "j": j,
-        "o": data,
-        "c": choices(data, jurisdiction),
+        "c": choices(offering),
         "paytables": paytables,
-        "five_card_bonus": data.get("five_card_bonus") or None,
-        "six_card_bonus": data.get("six_card_bonus") or None,
+        "five_card_bonus": five,
+        "six_card_bonus": six,
         "bonus_spin": spin,
-        "payout_limit": payout_limit(data, jurisdiction, results),
-        "layout_svg": svg.cross_layout(five_card_bonus=bool(data.get("five_card_bonus")),
-                                       bonus_spin=bool(data.get("bonus_spin")),
-                                       six_card_bonus=bool(data.get("six_card_bonus"))),
-        "examples": examples.worked_examples(data, jurisdiction),
-        "signoffs": signoffs(data, signer),
+        "payout_limit": payout_limit(offering, results),
+        "layout_svg": svg.cross_layout(five_card_bonus=five is not None, bonus_spin=spin is not None,
+                                       six_card_bonus=six is not None),
+        "examples": examples.worked_examples(offering),
+        "signoffs": signoffs(offering, signer),
         "signer": signer,
         "changes": changes,
         "cl": ClauseNames(inventory, config),
@@ -211,10 +231,10 @@ def rules_context(offering, jurisdiction, results: MathReport, *, draft, signer:
     }
 
 
-def render_rules_html(offering, jurisdiction, results: MathReport, *, draft, signer: str | None = None,
+def render_rules_html(offering, results: MathReport, *, draft, signer: str | None = None,
                       changes: dict | None = None) -> str:
     """The rules document; its Concordance is read from the rendered body's `data-clauses` and put in last."""
-    context = rules_context(offering, jurisdiction, results, draft=draft, signer=signer, changes=changes)
+    context = rules_context(offering, results, draft=draft, signer=signer, changes=changes)
     html = render_template("rules.html", **context)
     names: ClauseNames = context["cl"]
     if names.inventory is None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from rulegen.jurisdiction import FORMAT, _symbol_key, bonus_spin_table, community_pay_table
+from rulegen.jurisdiction import FORMAT
+from rulegen.resolved import bonus_spin_table, community_pay_table
+from rulegen.resolved import symbol_key as _symbol_key
 from rulegen.money import dollars
 from rulegen.validate.core import ANY, Check, Context, describe, number
 

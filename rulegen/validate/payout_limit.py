@@ -5,9 +5,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from rulegen.jurisdiction import Jurisdiction, game_rules_for
+from rulegen.jurisdiction import Jurisdiction
 from rulegen.money import dollars
 from rulegen.offering import Offering
+from rulegen.resolved import resolve
 from rulegen.validate.core import Check, Context, number
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def maximum_win(offering: Offering, jurisdiction: Jurisdiction):
         return None
     five_card = data.get("five_card_bonus") if isinstance(data.get("five_card_bonus"), dict) else {}
     five = number(five_card.get("minimum"))
-    rules = game_rules_for(data)
+    rules = resolve(offering).game_rules
     return max_win_per_round(rules, ante_minimum, five if "five_card_bonus" in counted else None, counted)
 
 

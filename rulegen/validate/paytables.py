@@ -6,7 +6,8 @@ from __future__ import annotations
 import difflib
 
 from rulegen.evaluator import PAY_CLASSES
-from rulegen.jurisdiction import FORMAT, odds_mapping, payout_vector, resolve_paytable
+from rulegen.jurisdiction import FORMAT
+from rulegen.resolved import odds_mapping, payout_vector, resolve_paytable
 from rulegen.validate.core import Check, Context, describe, dotted
 
 TABLES = ((("paytables", "criss_cross"), "criss_cross", "the Criss Cross paytable"),
