@@ -24,6 +24,7 @@ from rulegen.offering import load_offering
 from rulegen.render import concordance
 from rulegen.render.context import draft_status
 from rulegen.render.rules import render_rules_html
+from rulegen.resolved import resolve
 from rulegen.resources import samples_dir
 
 # The rules HTML without the math: no maximum-win figure is printed (the template's branch for a missing figure).
@@ -108,8 +109,9 @@ def configurations(code):
 
 
 def _render(base, data, code):
-    offering = SimpleNamespace(data=data, sha256=base.sha256, path=base.path)
-    return render_rules_html(offering, load_jurisdiction(code), NO_MATH, draft=draft_status(data, False))
+    offering = resolve(SimpleNamespace(data=data, sha256=base.sha256, path=base.path, display_path=str(base.path)))
+    assert offering.jurisdiction == load_jurisdiction(code)
+    return render_rules_html(offering, NO_MATH, draft=draft_status(offering, False))
 
 
 @pytest.mark.parametrize("code", sorted(SAMPLES))

@@ -13,6 +13,7 @@ from rulegen.jurisdiction import load_jurisdiction
 from rulegen.offering import load_offering
 from rulegen.render.context import draft_status
 from rulegen.render.rules import render_rules_html
+from rulegen.resolved import resolve
 from rulegen.resources import samples_dir
 
 # The rules HTML without the math: no maximum-win figure is printed (the template's branch for a missing figure).
@@ -29,8 +30,9 @@ def render(code, change=None):
     data = copy.deepcopy(base.data)
     if change:
         change(data)
-    offering = SimpleNamespace(data=data, sha256=base.sha256, path=base.path)
-    return render_rules_html(offering, load_jurisdiction(code), NO_MATH, draft=draft_status(data, False))
+    offering = resolve(SimpleNamespace(data=data, sha256=base.sha256, path=base.path, display_path=str(base.path)))
+    assert offering.jurisdiction == load_jurisdiction(code)
+    return render_rules_html(offering, NO_MATH, draft=draft_status(offering, False))
 
 
 def text(document: str) -> str:

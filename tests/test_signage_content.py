@@ -22,6 +22,7 @@ from rulegen.jurisdiction import jurisdiction_for  # noqa: E402
 from rulegen.offering import load_offering  # noqa: E402
 from rulegen.render import signage  # noqa: E402
 from rulegen.render.context import draft_status  # noqa: E402
+from rulegen.resolved import resolve  # noqa: E402
 from rulegen.resources import samples_dir  # noqa: E402
 
 SAMPLES = {s.stem.split("-")[0]: s for s in samples_dir().glob("*.yaml")}
@@ -40,8 +41,8 @@ def sign_html(sample, mutate=None, size="letter"):
     if mutate:
         offering.data = copy.deepcopy(offering.data)
         mutate(offering.data)
-    jurisdiction = jurisdiction_for(offering.data)
-    return text_of(signage.render_signage_html(offering, jurisdiction, draft=draft_status(offering.data, False),
+    resolved = resolve(offering)
+    return text_of(signage.render_signage_html(resolved, draft=draft_status(resolved, False),
                                                size=size)), offering
 
 
@@ -58,10 +59,9 @@ def test_prizes_from_the_largest_down_top_prize_first(sample):
     text, offering = sign_html(sample)
     section = bonus_spin_section(text)
     spin = offering.data["bonus_spin"]
-    jurisdiction = jurisdiction_for(offering.data)
     from rulegen.render.tables import bonus_spin
 
-    amounts = {s["pays"] for s in bonus_spin(offering.data, jurisdiction)["segments"] if s["pays"] is not None}
+    amounts = {s["pays"] for s in bonus_spin(resolve(offering))["segments"] if s["pays"] is not None}
     expected = [money(a) for a in sorted(amounts, reverse=True)]
     top = spin["top_prize"]
     floor = min(Decimal(str(top[k])) for k in ("initial", "reset") if k in top)
