@@ -24,6 +24,7 @@ from rulegen.render import tables
 from rulegen.render.context import document_info
 from rulegen.render.environment import render_template
 from rulegen.render.filters import money
+from rulegen.resolved import ResolvedOffering, TopPrize
 
 POINTS_PER_INCH = Decimal(72)
 MM_PER_INCH = Decimal("25.4")
@@ -121,9 +122,10 @@ MARGIN_IN = Decimal("0.45")
 COLUMN_GAP_IN = Decimal("0.3")
 
 
-def sign_blocks(offering_data: dict[str, Any]) -> int:
+def sign_blocks(offering: ResolvedOffering) -> int:
     """How many paytable blocks the sign carries: the main game and antes, and each optional wager offered."""
-    return 2 + sum(1 for key in ("five_card_bonus", "six_card_bonus", "bonus_spin") if offering_data.get(key))
+    return 2 + sum(1 for wager in (offering.five_card_bonus, offering.six_card_bonus, offering.bonus_spin)
+                   if wager is not None)
 
 
 def columns_for(size: SignSize, blocks: int = 4) -> int:
@@ -169,22 +171,17 @@ def type_sizes(scale: Decimal) -> dict[str, str]:
 
 # --- what the sign says ------------------------------------------------------------------------------------------
 
-def payout_limit_on_sign(offering_data: dict[str, Any], jurisdiction: Any) -> dict[str, Any] | None:
+def payout_limit_on_sign(offering: ResolvedOffering) -> dict[str, Any] | None:
     """The payout limit as the sign shows it: when a limit is set and the offering shows it on a sign."""
-    limit = offering_data.get("payout_limit")
-    if not limit or limit.get("amount") is None:
+    limit = offering.payout_limit
+    if limit.amount is None or offering.table.payout_limit_display != "sign":
         return None
-    shown = (offering_data.get("table") or {}).get("payout_limit_display")
-    rule = jurisdiction.rule("payout_limit_display")
-    covers = jurisdiction.cited("payout_limit", "covers")
-    required = bool(rule and rule.value)
-    if shown != "sign":
-        return None
+    rule = offering.jurisdiction.rule("payout_limit_display")
     return {
-        "amount": Decimal(str(limit["amount"])),
-        "required": required,
+        "amount": limit.amount,
+        "required": bool(rule and rule.value),
         "citation": rule.citation if rule else None,
-        "covers": [tables.WAGER_NAMES.get(w, w) for w in (covers.value if covers else [])],
+        "covers": [tables.WAGER_NAMES.get(w, w) for w in limit.covers],
     }
 
 
@@ -195,22 +192,19 @@ def bet_cap(jurisdiction: Any) -> Decimal | None:
     return Decimal(str(maximum)) if maximum is not None else None
 
 
-def payout_limit_for_card(offering_data: dict[str, Any]) -> dict[str, Any] | None:
+def payout_limit_for_card(offering: ResolvedOffering) -> dict[str, Any] | None:
     """The limit card states the payout limit whenever one is set (it is a sign at the table)."""
-    limit = offering_data.get("payout_limit")
-    if not limit or limit.get("amount") is None:
-        return None
-    return {"amount": Decimal(str(limit["amount"]))}
+    amount = offering.payout_limit.amount
+    return None if amount is None else {"amount": amount}
 
 
-def top_prize_terms(top: dict[str, Any]) -> dict[str, Any]:
+def top_prize_terms(top: TopPrize) -> dict[str, Any]:
     """The operator's top prize as the sign states it: an amount, a merchandise prize, or a progressive meter."""
-    kind = top.get("kind") or "fixed"
-    amounts = [Decimal(str(top[k])) for k in ("initial", "reset") if top.get(k) is not None]
+    kind = top.kind or "fixed"
+    amounts = [amount for amount in (top.initial, top.reset) if amount is not None]
     if kind == "progressive":
         return {"kind": kind, "meter_at_least": min(amounts) if amounts else None}
-    return {"kind": kind, "amount": Decimal(str(top["initial"])) if top.get("initial") is not None else None,
-            "description": top.get("description")}
+    return {"kind": kind, "amount": top.initial, "description": top.description}
 
 
 def bonus_spin_prizes(spin: dict[str, Any]) -> list[dict[str, Any]]:
@@ -260,16 +254,16 @@ def nobreak(text: object) -> str:
     return NBSP.join(str(text).split())
 
 
-def bonus_spin_on_sign(offering_data: dict[str, Any], jurisdiction: Any) -> dict[str, Any] | None:
-    spin = tables.bonus_spin(offering_data, jurisdiction)
-    if spin is None:
+def bonus_spin_on_sign(offering: ResolvedOffering) -> dict[str, Any] | None:
+    spin = tables.bonus_spin(offering)
+    if spin is None or offering.bonus_spin is None:
         return None
+    jurisdiction = offering.jurisdiction
     on_win = jurisdiction.cited("bonus_spin", str(spin["kind"]), "wager_on_win")
     if on_win is None or on_win.value not in ("collected", "returned"):
         raise RulegenError(f"{jurisdiction.name}'s data does not say whether a Bonus Spin wager is collected or "
                            f"returned when its spin wins (bonus_spin.{spin['kind']}.wager_on_win)")
-    top = (offering_data.get("bonus_spin") or {}).get("top_prize") or {}
-    terms = top_prize_terms(top)
+    terms = top_prize_terms(offering.bonus_spin.top_prize)
     return {**spin, "prizes": bonus_spin_prizes(spin), "top": terms, "top_words": top_prize_words(terms),
             "wager_on_win": on_win.value, "wager_on_win_citation": on_win.citation,
             "wager_on_win_reading": on_win.reading}
@@ -308,16 +302,14 @@ class Layout:
         }
 
 
-def signage_context(offering: Any, jurisdiction: Any, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
+def signage_context(offering: ResolvedOffering, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
                     scale: Decimal | None = None) -> dict[str, Any]:
-    data = offering.data
+    jurisdiction = offering.jurisdiction
     sheet = size if isinstance(size, SignSize) else sign_size(size)
-    columns = columns_for(sheet, sign_blocks(data))
+    columns = columns_for(sheet, sign_blocks(offering))
     layout = Layout(sheet, first_scale(sheet, columns) if scale is None else scale, print_proof, columns)
-    limits = data.get("limits") or {}
-    five = data.get("five_card_bonus") or None
     bets = jurisdiction.rule("bet_multiple")
-    doc = document_info(offering, jurisdiction, kind="signage", title="Criss Cross Poker table sign",
+    doc = document_info(offering, kind="signage", title="Criss Cross Poker table sign",
                         short_title="Table sign", draft=draft)
     return {
         "doc": doc,
@@ -325,25 +317,25 @@ def signage_context(offering: Any, jurisdiction: Any, *, draft: Any, size: str |
                  "card": sheet.card, "columns": layout.columns, "scale": layout.scale},
         "slug": f"{doc['offering_id']} · version {doc['version']} · {sheet.label} trim, "
                 f"{_plain(BLEED_IN)} in bleed · {'DRAFT' if doc['draft'] else 'final'}",
-        "ante": limits.get("ante") or {},
+        "ante": offering.limits.ante,
         "bets": bets.value if bets else None,
         "bet_cap": bet_cap(jurisdiction),
-        "paytables": tables.offering_paytables(data, jurisdiction),
-        "five_card_bonus": five,
-        "six_card_bonus": data.get("six_card_bonus") or None,
-        "bonus_spin": None if sheet.card else bonus_spin_on_sign(data, jurisdiction),
-        "payout_limit": payout_limit_on_sign(data, jurisdiction),
-        "card_spin": data.get("bonus_spin") if sheet.card else None,
-        "card_payout_limit": payout_limit_for_card(data) if sheet.card else None,
+        "paytables": tables.offering_paytables(offering),
+        "five_card_bonus": offering.five_card_bonus,
+        "six_card_bonus": offering.six_card_bonus,
+        "bonus_spin": None if sheet.card else bonus_spin_on_sign(offering),
+        "payout_limit": payout_limit_on_sign(offering),
+        "card_spin": offering.bonus_spin if sheet.card else None,
+        "card_payout_limit": payout_limit_for_card(offering) if sheet.card else None,
         "keep": keep,
         "nobreak": nobreak,
-        "positions": (data.get("table") or {}).get("positions"),
+        "positions": offering.table.positions,
     }
 
 
-def render_signage_html(offering: Any, jurisdiction: Any, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
+def render_signage_html(offering: ResolvedOffering, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
                         scale: Decimal | None = None) -> str:
-    return render_template("signage.html", **signage_context(offering, jurisdiction, draft=draft, size=size,
+    return render_template("signage.html", **signage_context(offering, draft=draft, size=size,
                                                              print_proof=print_proof, scale=scale))
 
 
@@ -444,7 +436,7 @@ class SignRendering:
 LOGO_FIELD = ("offering", "operator", "logo")
 
 
-def logo_findings(offering: Any, result: Measure, *, print_final: bool) -> list[Finding]:
+def logo_findings(offering: ResolvedOffering, result: Measure, *, print_final: bool) -> list[Finding]:
     """A raster logo printed below 300 ppi: a warning naming its ppi; an error on a final printer's file."""
     if result.logo_ppi is None or result.logo_ppi >= MIN_PRINTED_PPI:
         return []
@@ -452,7 +444,7 @@ def logo_findings(offering: Any, result: Measure, *, print_final: bool) -> list[
     message = (f"the logo prints at {result.logo_ppi:.0f} ppi on this sign, below the {MIN_PRINTED_PPI} ppi a "
                f"printer needs; give an SVG logo, or a PNG at least "
                f"{result.logo_ppi and _pixels_needed(result):,} pixels wide")
-    return [offering.finding(LOGO_FIELD, level, message)]
+    return [offering.offering.finding(LOGO_FIELD, level, message)]
 
 
 def _pixels_needed(result: Measure) -> int:
@@ -478,7 +470,7 @@ def next_scale(scale: Decimal, result: Measure) -> Decimal:
     return (scale * min(ratio, Decimal("0.94"))).quantize(Decimal("0.0001"))
 
 
-def render_signage_pdf(offering: Any, jurisdiction: Any, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
+def render_signage_pdf(offering: ResolvedOffering, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
                        fetcher: Any = None, effective_date: str | None = None) -> SignRendering:
     """The sign's PDF at the largest type (from the sheet's first scale down) that fits its sheet."""
     from rulegen.render import prepress
@@ -487,16 +479,19 @@ def render_signage_pdf(offering: Any, jurisdiction: Any, *, draft: Any, size: st
     from rulegen.render.fetcher import SafeFetcher
     from rulegen.resources import assets_dir
 
-    fetcher = fetcher or SafeFetcher(assets_dir(), offering.folder)
+    if fetcher is None:
+        loaded: Any = offering.offering
+        logo = loaded.logo()
+        fetcher = SafeFetcher(assets_dir(), {logo.name: logo.data} if logo is not None else {})
     sheet = size if isinstance(size, SignSize) else sign_size(size)
-    scale = max(MIN_SCALE, first_scale(sheet, columns_for(sheet, sign_blocks(offering.data))))
-    seed = offering.source + b"signage" + sheet.name.encode() + (b"print" if print_proof else b"")
+    scale = max(MIN_SCALE, first_scale(sheet, columns_for(sheet, sign_blocks(offering))))
+    seed = offering.offering.source + b"signage" + sheet.name.encode() + (b"print" if print_proof else b"")
     last = None
     best: tuple[bytes, Decimal, Measure, Any, str] | None = None
     grows = 0
     too_large: Decimal | None = None
     for _attempt in range(MAX_FITS):
-        html = render_signage_html(offering, jurisdiction, draft=draft, size=sheet, print_proof=print_proof,
+        html = render_signage_html(offering, draft=draft, size=sheet, print_proof=print_proof,
                                    scale=scale)
         kept: dict[str, Any] = {}
 
