@@ -14,7 +14,7 @@ SIZES = ("letter", "tabloid", "a3-landscape", "limit-card", "24x36in")
 
 
 def main() -> None:
-    from rulegen.jurisdiction import jurisdiction_for
+    from rulegen.resolved import resolve
     from rulegen.offering import load_offering
     from rulegen.render import documents, signage
     from rulegen.render.context import draft_status
@@ -30,17 +30,16 @@ def main() -> None:
     signage.render_signage_html = counting
     print(f"{'sample':24} {'size':13} {'print':5} {'median s':>8} {'layouts':>7} {'scale':>6} {'fill':>5}")
     for sample in sorted(samples_dir().glob("*.yaml")):
-        offering = load_offering(sample)
-        jurisdiction = jurisdiction_for(offering.data)
-        draft = draft_status(offering.data, False)
+        offering = resolve(load_offering(sample))
+        draft = draft_status(offering, False)
         for size in SIZES:
             for print_proof in (False, True):
-                documents.signage_rendering(offering, jurisdiction, draft=draft, size=size, print_proof=print_proof)
+                documents.signage_rendering(offering, draft=draft, size=size, print_proof=print_proof)
                 times = []
                 for _ in range(3):
                     layouts.clear()
                     start = time.perf_counter()
-                    result = documents.signage_rendering(offering, jurisdiction, draft=draft, size=size,
+                    result = documents.signage_rendering(offering, draft=draft, size=size,
                                                          print_proof=print_proof)
                     times.append(time.perf_counter() - start)
                 fill = result.measure.used_px / result.measure.height_px
