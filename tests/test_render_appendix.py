@@ -10,9 +10,9 @@ import jinja2
 import pytest
 
 from rulegen import build
-from rulegen.jurisdiction import jurisdiction_for
 from rulegen.render import appendix
 from rulegen.render.context import draft_status
+from rulegen.resolved import resolve
 from rulegen.render.environment import render_template
 from rulegen.resources import samples_dir
 
@@ -20,10 +20,10 @@ from rulegen.resources import samples_dir
 @pytest.fixture(scope="module")
 def pa(math_cache):
     path = samples_dir() / "pa-five-card-bonus.yaml"
-    offering, _findings = build.load_and_validate(path)
-    jurisdiction = jurisdiction_for(offering.data)
-    report = build.math_results(offering, jurisdiction)
-    context = appendix.appendix_context(offering, jurisdiction, report, draft=draft_status(offering.data, False))
+    loaded, _findings = build.load_and_validate(path)
+    offering = resolve(loaded)
+    report = build.math_results(offering)
+    context = appendix.appendix_context(offering, report, draft=draft_status(offering, False))
     return report, context
 
 
