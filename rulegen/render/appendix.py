@@ -103,6 +103,7 @@ def check_rows(checks: tuple[VerificationCheck, ...]) -> list[CheckRow]:
 
 def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: Draft) -> dict[str, Any]:
     main: MainGameAnalysis = results.main_game
+    spin_table = tables.bonus_spin(offering)
     return {
         "doc": document_info(offering, kind="appendix", title="Criss Cross Poker — Math appendix",
                              short_title="Math appendix", draft=draft),
@@ -112,13 +113,13 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
         "grid": strategy_grid(main.across_decision),
         "five": results.five_card_bonus,
         "six": results.six_card_bonus,
-        "wheel": wheel_view(results.bonus_spin, tables.bonus_spin(offering)),
+        "wheel": wheel_view(results.bonus_spin, spin_table),
         "max_win": results.max_win,
         "verification": check_rows(results.verification),
         "payout_cap": results.payout_cap,
         "notes": results.notes,
         "five_card_bonus_offered": results.five_card_bonus is not None,
-        **own_citations(jurisdiction, tables.bonus_spin(data, jurisdiction)),
+        **own_citations(offering.jurisdiction, spin_table),
     }
 
 
