@@ -55,26 +55,6 @@ class OfferingConfig:
     def automation(self) -> bool:
         return self.shuffling in ("automated", "automated-counting") or self.dealing == "automated-shoe"
 
-    @classmethod
-    def from_offering(cls, data: Mapping[str, Any]) -> OfferingConfig:
-        cards = data.get("cards") or {}
-        spin = data.get("bonus_spin") or {}
-        limit = data.get("payout_limit") or {}
-        wager = spin.get("wager")
-        return cls(
-            dealing=cards.get("dealing"),
-            shuffling=cards.get("shuffling"),
-            decks=cards.get("decks"),
-            five_card_bonus=bool(data.get("five_card_bonus")),
-            six_card_bonus=bool(data.get("six_card_bonus")),
-            bonus_spin=spin.get("kind") if spin else None,
-            bonus_spin_paytable=str(spin["paytable"]) if spin.get("paytable") is not None else None,
-            bonus_spin_wager=int(wager) if wager is not None and float(wager).is_integer() else None,
-            community_pay=str(spin["community_pay"]) if spin.get("community_pay") is not None else None,
-            top_prize=(spin.get("top_prize") or {}).get("kind", "fixed") if spin else None,
-            payout_limit=limit.get("amount") is not None,
-        )
-
 
 @dataclass(frozen=True)
 class Clause:
