@@ -16,10 +16,14 @@ from functools import cache
 from typing import Any
 
 from rulegen.errors import InputError
-from rulegen.resources import jurisdictions_dir
+from rulegen.resources import jurisdiction_files, jurisdictions_dir, schema_files
 
-CODES = ("MD", "NJ", "PA", "HOUSE")
 FORMAT = "offering format"
+SCHEMA_FILE = "jurisdiction.schema.json"
+
+
+class JurisdictionDataError(InputError):
+    """A jurisdiction's data file is not in the data format, or a key asked of it does not exist (exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -91,19 +95,64 @@ def _text(value) -> str | None:
     return None if value is None else str(value)
 
 
-@cache
-def load_jurisdiction(code: str) -> Jurisdiction:
-    from ruamel.yaml import YAML
+def codes() -> tuple[str, ...]:
+    """Every jurisdiction rulegen knows: the shipped data files and those of `RULEGEN_DATA_PATH`'s folders, each
+    named by its file's name in upper case."""
+    return tuple(jurisdiction_files())
 
-    if code not in CODES:
-        raise InputError(f"unknown jurisdiction {code!r}; rulegen knows {', '.join(CODES)}")
-    path = jurisdictions_dir() / f"{code.lower()}.yaml"
+
+def load_jurisdiction(code: str) -> Jurisdiction:
+    """The jurisdiction's data, checked against `schemas/jurisdiction.schema.json` as it loads."""
+    files = jurisdiction_files()
+    path = files.get(str(code))
+    if path is None:
+        raise InputError(f"unknown jurisdiction {code!r}; rulegen knows {', '.join(files)}")
     try:
         source = path.read_bytes()
     except OSError as exc:
         raise InputError(f"the jurisdiction data {path} cannot be read: {exc.strerror or exc}") from None
-    data = YAML(typ="safe", pure=True).load(source)
-    return Jurisdiction(code, _plain(data), hashlib.sha256(source).hexdigest())
+    return _load(str(code), str(path), source)
+
+
+@cache
+def _load(code: str, path: str, source: bytes) -> Jurisdiction:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = _plain(YAML(typ="safe", pure=True).load(source))
+    except YAMLError as exc:
+        raise JurisdictionDataError(f"{path}: not readable YAML: {exc}") from None
+    problems = _schema_problems(data)
+    if problems:
+        raise JurisdictionDataError(f"{path} does not match the jurisdiction data format "
+                                    f"(schemas/jurisdiction.schema.json):\n" + "\n".join(problems))
+    if data["code"] != code:
+        raise JurisdictionDataError(f"{path}: code is {data['code']!r}, but a jurisdiction's code is its file's name "
+                                    f"in upper case ({code!r})")
+    return Jurisdiction(code, data, hashlib.sha256(source).hexdigest())
+
+
+def _schema_problems(data) -> list[str]:
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    validator = Draft202012Validator(_jurisdiction_schema(), format_checker=FormatChecker())
+    found = []
+    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        where = ".".join(str(part) for part in error.absolute_path) or "the top level"
+        found.append(f"  {where}: {error.message}")
+    return found
+
+
+@cache
+def _jurisdiction_schema() -> dict:
+    import json
+
+    path = schema_files().get(SCHEMA_FILE)
+    if path is None:
+        raise JurisdictionDataError(f"the schema {SCHEMA_FILE} is missing")
+    schema: dict = json.loads(path.read_text(encoding="utf-8"))
+    return schema
 
 
 def _plain(node):
@@ -123,8 +172,9 @@ def _plain(node):
 
 def jurisdiction_for(offering_data: dict) -> Jurisdiction:
     code = (offering_data.get("offering") or {}).get("jurisdiction")
-    if code not in CODES:
-        raise InputError(f"offering.jurisdiction must be one of {', '.join(CODES)}")
+    known = codes()
+    if code not in known:
+        raise InputError(f"offering.jurisdiction must be one of {', '.join(known)}")
     return load_jurisdiction(code)
 
 

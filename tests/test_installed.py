@@ -13,7 +13,8 @@ def test_data_folders_exist():
     for folder in (schemas_dir(), templates_dir(), jurisdictions_dir(), samples_dir()):
         assert folder.is_dir(), folder
     assert sorted(p.name for p in schemas_dir().glob("*.schema.json")) == [
-        "house.schema.json", "md.schema.json", "nj.schema.json", "offering.schema.json", "pa.schema.json"]
+        "house.schema.json", "jurisdiction.schema.json", "md.schema.json", "nj.schema.json", "offering.schema.json",
+        "pa.schema.json"]
     for code in ("md", "nj", "pa", "house"):
         assert (jurisdictions_dir() / f"{code}.yaml").is_file()
 

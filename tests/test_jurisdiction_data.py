@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import hashlib
+import json
+import os
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -544,3 +547,100 @@ def test_the_sample_checks_fail_on_broken_samples(tmp_path):
     assert sample_problems(anchored, "PA")
     unnamed = {"paytables": {"criss_cross": "generous", "ante": "standard"}}
     assert sample_data_problems(unnamed, _data("PA"))
+
+
+# --- data checked at load; jurisdictions listed from the data; RULEGEN_DATA_PATH ----------------------------------
+
+def test_the_jurisdictions_are_the_data_files():
+    from rulegen.jurisdiction import codes
+
+    shipped = sorted(p.stem.upper() for p in jurisdictions_dir().glob("*.yaml"))
+    assert list(codes()) == shipped and set(CODES) <= set(shipped)
+
+
+def _data_folder(root: Path, name: str, text: str) -> Path:
+    (root / "jurisdictions").mkdir(parents=True, exist_ok=True)
+    (root / "jurisdictions" / name).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("breakage, words", [
+    (lambda text: text.replace("\npayout_limit:", "\npayout_limt:", 1), "payout_limt"),       # misspelled
+    (lambda text: text.replace("  equal_antes:", "  equal_ante:", 1), "equal_antes"),          # missing rule
+    (lambda text: text.replace("code: PA", "code: QQ", 1), "file's name"),                     # code ≠ name
+])
+def test_a_broken_data_file_is_an_error_at_load(tmp_path, monkeypatch, breakage, words):
+    from rulegen.jurisdiction import JurisdictionDataError, load_jurisdiction
+
+    text = (jurisdictions_dir() / "pa.yaml").read_text(encoding="utf-8")
+    assert breakage(text) != text
+    monkeypatch.setenv("RULEGEN_DATA_PATH", str(_data_folder(tmp_path, "pa.yaml", breakage(text))))
+    with pytest.raises(JurisdictionDataError, match=re.escape(words)):
+        load_jurisdiction("PA")
+
+
+def test_a_data_folder_replaces_a_shipped_jurisdiction(tmp_path, monkeypatch):
+    from rulegen.jurisdiction import codes, load_jurisdiction
+
+    text = (jurisdictions_dir() / "pa.yaml").read_text(encoding="utf-8")
+    draft = text.replace("name: Pennsylvania", "name: Pennsylvania (draft rule change)", 1)
+    assert draft != text
+    monkeypatch.setenv("RULEGEN_DATA_PATH", str(_data_folder(tmp_path, "pa.yaml", draft)))
+    assert load_jurisdiction("PA").name == "Pennsylvania (draft rule change)"
+    assert sorted(codes()) == sorted(CODES)
+    monkeypatch.delenv("RULEGEN_DATA_PATH")
+    assert load_jurisdiction("PA").name == "Pennsylvania"
+
+
+@pytest.fixture
+def zedland(tmp_path, monkeypatch):
+    """Pennsylvania's files copied, as data alone, into an extra data folder as the fictional state ZZ."""
+    from rulegen.resources import templates_dir
+
+    root = tmp_path / "data"
+    text = (jurisdictions_dir() / "pa.yaml").read_text(encoding="utf-8")
+    _data_folder(root, "zz.yaml", text.replace("code: PA", "code: ZZ", 1).replace("name: Pennsylvania", "name: Zedland", 1))
+    (root / "schemas").mkdir()
+    (root / "schemas" / "zz.schema.json").write_bytes((schemas_dir() / "pa.schema.json").read_bytes())
+    (root / "templates" / "rules").mkdir(parents=True)
+    (root / "templates" / "rules" / "zz.html").write_bytes((templates_dir() / "rules" / "pa.html").read_bytes())
+    offering = (samples_dir() / "pa-five-card-bonus.yaml").read_text(encoding="utf-8")
+    assert "jurisdiction: PA" in offering
+    path = tmp_path / "zz-offering.yaml"
+    path.write_text(offering.replace("jurisdiction: PA", "jurisdiction: ZZ", 1), encoding="utf-8")
+    monkeypatch.setenv("RULEGEN_DATA_PATH", str(root))
+    return path
+
+
+def test_a_fictional_state_validates_and_builds_from_data_alone(zedland, tmp_path, math_cache):
+    from rulegen import build
+    from rulegen.jurisdiction import codes
+    from rulegen.validate import validate_file
+
+    assert "ZZ" in codes() and "PA" in codes()
+    report = validate_file(zedland)
+    assert report.status == 0, [f.format() for f in report.findings]
+    result = build.build(zedland, build.BuildOptions(out_dir=tmp_path / "out"))
+    html = (result.folder / "rules.html").read_text(encoding="utf-8")
+    assert "Criss Cross Poker — Rules Submission (Zedland)" in html
+    assert "58 Pa. Code § 674a.12" in html  # the copied data's citations, laid out by the copied template
+    for name in ("rules.pdf", "signage.pdf", "math-appendix.pdf", "manifest.json"):
+        assert (result.folder / name).stat().st_size > 0
+    manifest = json.loads((result.folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["data"]["jurisdiction"] == "ZZ"
+    zz = (Path(os.environ["RULEGEN_DATA_PATH"]) / "jurisdictions" / "zz.yaml").read_bytes()
+    assert manifest["data"]["jurisdiction_sha256"] == hashlib.sha256(zz).hexdigest()
+
+
+def test_the_fictional_state_keeps_its_own_schema(zedland):
+    """The copied schema applies to ZZ (its $id is its own file's), and PA's still to PA."""
+    from rulegen.validate import validate_file
+
+    text = zedland.read_text(encoding="utf-8")
+    spun = zedland.with_name("zz-spin.yaml")
+    spun.write_text(text + "\nbonus_spin:\n  kind: progressive\n  wager: 5\n  paytable: D\n", encoding="utf-8")
+    report = validate_file(spun)
+    assert report.status == 1
+    assert any("58 Pa. Code § 674a.7(e)" in (f.citation or "") for f in report.findings)
+    pa = validate_file(samples_dir() / "pa-five-card-bonus.yaml")
+    assert pa.status == 0, [f.format() for f in pa.findings]

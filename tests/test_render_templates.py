@@ -7,7 +7,9 @@ import re
 import jinja2
 import pytest
 
-from rulegen.jurisdiction import CODES, load_jurisdiction
+from rulegen.jurisdiction import codes, load_jurisdiction
+
+CODES = codes()
 from rulegen.render.environment import environment
 from rulegen.render.rules import section_slug
 

@@ -497,10 +497,10 @@ OWN_SECTIONS = {"offering": ("submission", "Submission"), "schema_version": ("su
 
 
 def _jurisdiction(data: dict):
-    from rulegen.jurisdiction import CODES, load_jurisdiction
+    from rulegen.jurisdiction import codes, load_jurisdiction
 
     code = (data.get("offering") or {}).get("jurisdiction") if isinstance(data.get("offering"), dict) else None
-    if code not in CODES:
+    if code not in codes():
         return None
     try:
         return load_jurisdiction(code)

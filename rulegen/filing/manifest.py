@@ -136,16 +136,22 @@ def font_hashes() -> dict[str, str]:
 
 
 def data_hashes(jurisdiction_code: str | None) -> dict:
-    """The jurisdiction data and schemas a build used: each file's SHA-256, and one hash over all of them."""
-    from rulegen.resources import jurisdictions_dir, schemas_dir
+    """The jurisdiction data and schemas a build used: each file's SHA-256, and one hash over all of them.
+
+    The shipped data first, then each `RULEGEN_DATA_PATH` folder from the last to the first, so a file an extra
+    folder adds or replaces is recorded with the bytes the build read."""
+    from rulegen.resources import data_roots
 
     files: dict[str, str] = {}
-    for label, folder in (("jurisdictions", jurisdictions_dir()), ("schemas", schemas_dir())):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and "samples" not in path.relative_to(folder).parts and path.suffix in (".yaml", ".json"):
-                files[f"{label}/{path.relative_to(folder).as_posix()}"] = sha256(path.read_bytes())
+    for root in reversed(data_roots()):
+        for label in ("jurisdictions", "schemas"):
+            folder = root / label
+            if not folder.is_dir():
+                continue
+            for path in sorted(folder.rglob("*")):
+                if path.is_file() and "samples" not in path.relative_to(folder).parts \
+                        and path.suffix in (".yaml", ".json"):
+                    files[f"{label}/{path.relative_to(folder).as_posix()}"] = sha256(path.read_bytes())
     combined = sha256("".join(f"{name}\0{digest}\n" for name, digest in sorted(files.items())).encode())
     jurisdiction_file = f"jurisdictions/{(jurisdiction_code or '').lower()}.yaml"
     return {

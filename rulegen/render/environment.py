@@ -13,13 +13,18 @@ import jinja2
 
 from rulegen.render import filters
 from rulegen.render.fetcher import asset_url, offering_url
-from rulegen.resources import templates_dir
+from rulegen.resources import template_dirs
+
+
+def environment() -> jinja2.Environment:
+    """The environment for the templates folders in use (the extra data folders first, then the shipped one)."""
+    return _environment(tuple(str(folder) for folder in template_dirs()))
 
 
 @cache
-def environment() -> jinja2.Environment:
+def _environment(folders: tuple[str, ...]) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        loader=jinja2.FileSystemLoader(list(folders)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulegen.errors import ExitCode
 from rulegen.findings import Finding, worst_level
-from rulegen.jurisdiction import CODES, FORMAT, load_jurisdiction
+from rulegen.jurisdiction import FORMAT, codes, load_jurisdiction
 from rulegen.offering import Offering, OfferingLoadError, load_offering
 from rulegen.validate import bonus_spin, cards, numbers, paytables, payout_limit, readings, text
 from rulegen.validate.core import Check, Context, non_finite_numbers
@@ -57,7 +57,7 @@ def validate_offering(offering: Offering) -> list[Finding]:
 def _jurisdiction(data: dict):
     section = data.get("offering")
     code = section.get("jurisdiction") if isinstance(section, dict) else None
-    return load_jurisdiction(code) if isinstance(code, str) and code in CODES else None
+    return load_jurisdiction(code) if isinstance(code, str) and code in codes() else None
 
 
 @dataclass

@@ -12,11 +12,12 @@ import json
 import math
 from decimal import Decimal
 from functools import cache
+from pathlib import Path
 
 from rulegen.findings import Finding, dotted
-from rulegen.jurisdiction import FORMAT, Jurisdiction
+from rulegen.jurisdiction import FORMAT, Jurisdiction, codes
 from rulegen.offering import Offering
-from rulegen.resources import schemas_dir
+from rulegen.resources import schema_files
 from rulegen.validate.core import describe, rule_code
 
 SCHEMA_BASE = "https://rulegen.example/schemas/"
@@ -31,19 +32,48 @@ KEYWORD_RULES = {
 }
 
 
-@cache
 def _schemas() -> dict[str, dict]:
-    return {path.name: json.loads(path.read_text(encoding="utf-8"))
-            for path in sorted(schemas_dir().glob("*.schema.json"))}
+    return _read_schemas(tuple(schema_files().items()), codes())
 
 
 @cache
+def _read_schemas(files: tuple[tuple[str, Path], ...], known: tuple[str, ...]) -> dict[str, dict]:
+    """Every schema by file name, its `$id` the file's own name under SCHEMA_BASE (so a schema copied for a new
+    jurisdiction refers to itself, not to the file it was copied from). The offering schema's list of
+    jurisdictions and its choice of each one's schema are made from the jurisdictions the data folders hold."""
+    schemas = {name: json.loads(path.read_text(encoding="utf-8")) for name, path in files}
+    for name, schema in schemas.items():
+        schema["$id"] = SCHEMA_BASE + name
+    root = schemas["offering.schema.json"]
+    jurisdiction = root["properties"]["offering"]["properties"]["jurisdiction"]
+    listed = [code for code in jurisdiction.get("enum", []) if code in known]  # the shipped ones, in their order
+    with_schema = [code for code in listed + [c for c in known if c not in listed]
+                   if f"{code.lower()}.schema.json" in schemas]
+    jurisdiction["enum"] = list(with_schema)
+    jurisdiction["x-message"] = "the jurisdiction is " + _one_of(with_schema)
+    root["allOf"] = [
+        {"if": {"properties": {"offering": {"properties": {"jurisdiction": {"const": code}},
+                                            "required": ["jurisdiction"]}}, "required": ["offering"]},
+         "then": {"$ref": f"{code.lower()}.schema.json"}}
+        for code in with_schema]
+    return schemas
+
+
+def _one_of(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
 def _validator():
+    return _validator_for(tuple(schema_files().items()), codes())
+
+
+@cache
+def _validator_for(files: tuple[tuple[str, Path], ...], known: tuple[str, ...]):
     from jsonschema import Draft202012Validator, FormatChecker
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
-    schemas = _schemas()
+    schemas = _read_schemas(files, known)
     registry = Registry().with_resources(
         (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
         for schema in schemas.values())
