@@ -50,16 +50,37 @@ class Jurisdiction:
         return self.data["operator_term"]["value"]
 
     def cited(self, *keys: str) -> Cited | None:
-        """The cited value at `keys` (e.g. `cited("rules", "positions")`), or None where the data has none."""
+        """The cited value at `keys` (e.g. `cited("rules", "positions")`).
+
+        None only where the data says there is none: a `null` on the way (`bonus_spin: null`, `house_limits:
+        null`). A key the data does not have, or a node that is not a cited value, raises
+        JurisdictionDataError: a misspelled key is an error, never a rule silently skipped.
+        """
         node: Any = self.data
-        for key in keys:
-            if not isinstance(node, dict) or key not in node or node[key] is None:
+        for index, key in enumerate(keys):
+            if node is None:
                 return None
+            if not isinstance(node, dict) or key not in node:
+                raise JurisdictionDataError(f"the {self.code} data has no {'.'.join(keys[:index + 1])}")
             node = node[key]
-        if not isinstance(node, dict) or "citation" not in node:
+        if node is None:
             return None
+        if not isinstance(node, dict) or "citation" not in node:
+            raise JurisdictionDataError(f"the {self.code} data's {'.'.join(keys)} is not a cited value")
         return Cited(node.get("value"), node["citation"], node.get("note"), node.get("reading"),
                      _text(node.get("effective")))
+
+    def named(self, *keys: str) -> Cited | None:
+        """The cited value an offering names by its last key (a table letter, a wager size), or None where the
+        data has no entry of that name: for lookups whose last key comes from the offering, not the format."""
+        node: Any = self.data
+        for key in keys[:-1]:
+            if not isinstance(node, dict) or node.get(key) is None:
+                return None
+            node = node[key]
+        if not isinstance(node, dict) or keys[-1] not in node:
+            return None
+        return self.cited(*keys)
 
     def rule(self, key: str) -> Cited | None:
         return self.cited("rules", key)
@@ -69,7 +90,7 @@ class Jurisdiction:
         return [str(name) for name in tables]
 
     def paytable(self, kind: str, name: str) -> Cited | None:
-        return self.cited("paytables", kind, str(name))
+        return self.named("paytables", kind, str(name))
 
     def bonus_spin_table_names(self, kind: str) -> list[str]:
         """The Bonus Spin tables of one kind (`progressive`, `xtreme`); none where the wager is not authorized."""

@@ -361,9 +361,9 @@ def community_pay_table(jurisdiction: Jurisdiction, spin: Mapping) -> Cited | No
     pays = jurisdiction.community_pay_tables(kind)
     wager = money_key(spin.get("wager"))
     if isinstance(pays.get(wager), dict) and str(designated) in pays[wager]:
-        return jurisdiction.cited("bonus_spin", kind, "community_pays", wager, str(designated))
+        return jurisdiction.named("bonus_spin", kind, "community_pays", wager, str(designated))
     if isinstance(pays.get(str(designated)), dict) and "citation" in pays[str(designated)]:
-        return jurisdiction.cited("bonus_spin", kind, "community_pays", str(designated))
+        return jurisdiction.named("bonus_spin", kind, "community_pays", str(designated))
     return None
 
 
@@ -401,7 +401,7 @@ def resolved_bonus_spin(jurisdiction: Jurisdiction, spin: Mapping) -> ResolvedBo
                      pays=Decimal(str(row["pays"])))
         for row in (community.value if community is not None and isinstance(community.value, list) else []))
     kind = str(spin.get("kind"))
-    minimums = {key: jurisdiction.cited("bonus_spin", kind, key, str(spin.get("paytable")))
+    minimums = {key: jurisdiction.named("bonus_spin", kind, key, str(spin.get("paytable")))
                 for key in ("minimum_initial", "minimum_reset")}
     return ResolvedBonusSpin(
         kind=str(spin.get("kind")), wager=Decimal(str(spin["wager"])), paytable=str(spin.get("paytable")),

@@ -644,3 +644,20 @@ def test_the_fictional_state_keeps_its_own_schema(zedland):
     assert any("58 Pa. Code § 674a.7(e)" in (f.citation or "") for f in report.findings)
     pa = validate_file(samples_dir() / "pa-five-card-bonus.yaml")
     assert pa.status == 0, [f.format() for f in pa.findings]
+
+
+def test_a_key_the_data_does_not_have_raises_and_a_null_is_none():
+    from rulegen.jurisdiction import JurisdictionDataError, load_jurisdiction
+
+    pa, md = load_jurisdiction("PA"), load_jurisdiction("MD")
+    assert pa.cited("payout_limit", "rule").citation == _data("PA")["payout_limit"]["rule"]["citation"]
+    with pytest.raises(JurisdictionDataError, match="payout_limit.rulee"):
+        pa.cited("payout_limit", "rulee")
+    with pytest.raises(JurisdictionDataError, match="positons"):
+        pa.rule("positons")
+    with pytest.raises(JurisdictionDataError, match="not a cited value"):
+        md.cited("bonus_spin", "progressive", "community_pays")
+    assert pa.cited("bonus_spin", "progressive", "paytables", "A") is None  # PA: bonus_spin is null
+    assert md.cited("house_limits", "bet") is None and md.cited("payout_limit", "notice_of_decrease") is None
+    assert md.named("bonus_spin", "progressive", "minimum_initial", "Z") is None  # a table the offering names
+    assert md.named("bonus_spin", "progressive", "minimum_initial", "D").value == 5000

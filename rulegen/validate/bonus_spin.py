@@ -52,7 +52,7 @@ def top_prize_minimums(ctx: Context, check: Check) -> None:
     top = spin.get("top_prize") or {}
     kind = str(spin.get("kind"))
     for which in ("initial", "reset"):
-        minimum = ctx.cited("bonus_spin", kind, f"minimum_{which}", str(spin.get("paytable")))
+        minimum = ctx.j.named("bonus_spin", kind, f"minimum_{which}", str(spin.get("paytable")))
         amount = number(top.get(which))
         if minimum is not None and amount is not None and amount < Decimal(str(minimum.value)):
             ctx.add(check, ("bonus_spin", "top_prize", which), "error",
@@ -69,7 +69,7 @@ def community_pay_designated(ctx: Context, check: Check) -> None:
         return
     kind = str(spin.get("kind"))
     if spin.get("community_pay") is not None and community_pay_table(ctx.j, spin) is None \
-            and ctx.cited("bonus_spin", kind, "community_pays") is not None:
+            and ctx.j.community_pay_tables(kind):
         ctx.add(check, ("bonus_spin", "community_pay"), "error",
                 f"bonus_spin.community_pay is {describe(spin.get('community_pay'))}, which is not a community-pay "
                 f"table {ctx.j.name} authorizes for a {dollars(Decimal(str(spin.get('wager'))))} wager", FORMAT)
