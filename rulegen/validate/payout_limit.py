@@ -61,7 +61,7 @@ def payout_limit(ctx: Context, check: Check) -> None:
             ctx.add(check, node, "warning",
                     f"payout_limit.amount is {dollars(amount)}, below {dollars(figure)}; {how}. A lower limit would "
                     "cut wins a minimum bettor can reach", rule.citation)
-        elif kind == "house_cap" and amount < max_win.amount:
+        elif kind == "operator_cap" and amount < max_win.amount:
             ctx.add(check, node, "warning",
                     f"payout_limit.amount is {dollars(amount)}, below the maximum win per round at the minimum "
                     f"wager: {how}; the cap would cut such a win", rule.citation)
