@@ -15,6 +15,7 @@ import sys
 import typer
 
 from rulegen import __version__
+from rulegen.commands._common import report_error, reporting_errors
 from rulegen.errors import ExitCode, RulegenError
 
 app = typer.Typer(
@@ -50,6 +51,10 @@ def _register_commands() -> None:
         register = getattr(module, "register", None)
         if register is not None:
             register(app)
+    # Every command ends a RulegenError the same way: report_error prints it, its class gives the exit code.
+    for command in app.registered_commands:
+        if command.callback is not None:
+            command.callback = reporting_errors(command.callback)
 
 
 _register_commands()
@@ -61,9 +66,8 @@ def main() -> None:
     terminal.install()  # every character a command prints that could act on the terminal is shown escaped
     try:
         app(standalone_mode=True)
-    except RulegenError as exc:
-        typer.echo(f"rulegen: error: {exc.message}", err=True)
-        sys.exit(int(exc.exit_code))
+    except RulegenError as exc:  # raised outside a command (while the commands load)
+        sys.exit(report_error(exc))
     except KeyboardInterrupt:
         typer.echo("rulegen: interrupted", err=True)
         sys.exit(int(ExitCode.UNUSABLE))

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def math_cache(tmp_path_factory):
-    """One math cache folder for the whole session, so each paytable's exact analysis runs once.
+    """One math cache folder for the whole session, used by every test (autouse), so each paytable's exact
+    analysis runs once per run; a test about the cache itself points RULEGEN_CACHE_DIR elsewhere.
 
     RULEGEN_TEST_CACHE_DIR names a folder to keep between runs while developing; CI leaves it unset, so each
     CI run computes every analysis once from nothing.

@@ -18,8 +18,6 @@ from typer.testing import CliRunner
 
 from rulegen.render import filters
 
-pytest.importorskip("rulegen.math.report", reason="the math layer has not landed")
-pytest.importorskip("rulegen.game", reason="the game layer has not landed")
 
 from rulegen.cli import app  # noqa: E402
 from rulegen import build as pipeline
@@ -88,7 +86,8 @@ def test_rules_follow_the_jurisdictions_sections_with_citations(built):
         assert normalize(section["citation"]) in text, section["citation"]
     first = built.jurisdiction.data["sections"][0]["citation"]
     assert text.index(normalize(first)) < text.index(normalize(built.jurisdiction.data["sections"][-1]["citation"]))
-    assert "Chapter 3 §" in text if built.jurisdiction.code == "MD" else True
+    if built.jurisdiction.code == "MD":
+        assert "Chapter 3 §" in text
     assert "Ch. " not in text
 
 
@@ -223,7 +222,7 @@ def test_a_failed_render_keeps_the_previous_build(builds, tmp_path, monkeypatch)
 
     monkeypatch.setattr(pipeline, "render_appendix_pdf", broken)
     with pytest.raises(OSError):
-        pipeline.build(sample, pipeline.BuildOptions(out_dir=tmp_path, final=True))
+        pipeline.build(sample, pipeline.BuildOptions(out_dir=tmp_path))
     assert {p.name: p.read_bytes() for p in first.folder.iterdir()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [first.folder.name]
 

@@ -9,16 +9,6 @@ from rulegen.cli import app
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    return tmp_path_factory.mktemp("math-cache")
-
-
-@pytest.fixture(autouse=True)
-def _cache(cache_dir, monkeypatch):
-    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(cache_dir))
-
-
 def sample(name):
     from rulegen.resources import samples_dir
 

@@ -14,11 +14,6 @@ HOUSE = GameRules(Paytable.from_mapping({"royal_flush": 250, "straight_flush": 1
                   STANDARD_ANTE, STANDARD_FIVE_CARD_BONUS)
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
-
-
 def test_standard_main_game_only():
     # Hole + middle = Q J T of one suit, A K Across (royal flush), 9 8 Down (queen-high straight flush):
     # 3 x (500 + 100 + 500) + 2 antes at even money = 3,302 antes; at $5, $16,510 (PA: no Five Card Bonus).

@@ -11,8 +11,6 @@ import pytest
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-pytest.importorskip("rulegen.game", reason="the game layer has not landed")
-pytest.importorskip("rulegen.math.maxwin", reason="the math layer has not landed")
 
 from rulegen.cli import app  # noqa: E402
 from rulegen.resources import samples_dir  # noqa: E402

@@ -15,7 +15,6 @@ from PIL import Image
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-pytest.importorskip("rulegen.game", reason="the game layer has not landed")
 
 from rulegen.cli import app  # noqa: E402
 from rulegen.jurisdiction import jurisdiction_for  # noqa: E402

@@ -17,7 +17,6 @@ import pikepdf
 import pytest
 from pypdf import PdfReader
 
-pytest.importorskip("rulegen.game", reason="the game layer has not landed")
 
 from rulegen.offering import load_offering  # noqa: E402
 from rulegen.render import documents, prepress, signage  # noqa: E402

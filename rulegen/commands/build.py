@@ -11,9 +11,8 @@ import typer
 
 from rulegen import terminal
 from rulegen.commands._common import report_error
-from rulegen.errors import ExitCode, RulegenError
-
-SIZES = ("letter", "tabloid", "a4", "a3")
+from rulegen.commands._sign_size import sign_size_option
+from rulegen.errors import ExitCode, RulegenError, UsageError
 
 
 def _progress_display(enabled: bool):
@@ -63,7 +62,8 @@ def register(app: typer.Typer) -> None:
         previous: Annotated[Path | None, typer.Option(
             "--previous", help="The previous revision's offering file: adds a \"changes from revision N\" section.",
             show_default=False)] = None,
-        sign_size: Annotated[str, typer.Option("--sign-size", help="Table sign size: letter, tabloid, a4 or a3.")] = "letter",
+        sign_size: Annotated[str, sign_size_option(
+            "Table sign size: letter, tabloid, a4, a3 (each also NAME-landscape), limit-card, or WxH such as 24x36in.")] = "letter",
         print_proof: Annotated[bool, typer.Option("--print", help="Table sign as a printer's proof: bleed and crop marks.")] = False,
         tsa: Annotated[str | None, typer.Option(
             "--tsa", help="With --sign: an RFC 3161 timestamp authority's URL; the signature carries its timestamp "
@@ -73,19 +73,14 @@ def register(app: typer.Typer) -> None:
         from rulegen.build import BuildOptions
         from rulegen.resources import samples_dir
 
-        if sign_size not in SIZES:
-            typer.echo(f"rulegen: error: --sign-size is {sign_size!r}; it is one of {', '.join(SIZES)}", err=True)
-            raise typer.Exit(code=int(ExitCode.UNUSABLE))
         if file is not None:
             files = [(file, str(file))]
         else:
             files = [(path, path.name) for path in sorted(samples_dir().glob("*.yaml"))]
             if not files:
-                typer.echo("rulegen: error: no bundled sample offerings were found", err=True)
-                raise typer.Exit(code=int(ExitCode.UNUSABLE))
+                raise UsageError("no bundled sample offerings were found")
         if tsa is not None and sign is None:
-            typer.echo("rulegen: error: --tsa timestamps a signature; give --sign ID.p12 too", err=True)
-            raise typer.Exit(code=int(ExitCode.UNUSABLE))
+            raise UsageError("--tsa timestamps a signature; give --sign ID.p12 too")
         options = BuildOptions(out_dir=out, final=final, sign=sign, previous=previous, sign_size=sign_size,
                                print_proof=print_proof, tsa=tsa)
         status = 0

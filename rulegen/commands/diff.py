@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from rulegen.commands._common import exits_cleanly
+from rulegen.commands._common import OutputFormat, format_option
 from rulegen.errors import ExitCode
 
 
@@ -19,19 +19,15 @@ def register(app: typer.Typer) -> None:
                                             show_default=False)],
         new: Annotated[Path, typer.Argument(help="The later revision: an offering file or a filing's rules.pdf.",
                                             show_default=False)],
-        format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+        format: Annotated[OutputFormat, format_option()] = OutputFormat.TEXT,
     ) -> None:
         """Every change between two revisions in a regulator's words, by section of the rules, with citations."""
         from rulegen.filing.diff import changes_json, diff_offerings, math_diff, offering_from_path
 
-        if format not in ("text", "json"):
-            typer.echo(f"rulegen: error: --format is {format!r}; it is text or json", err=True)
-            raise typer.Exit(code=int(ExitCode.UNUSABLE))
-        with exits_cleanly():
-            before = offering_from_path(old, str(old))
-            after = offering_from_path(new, str(new))
-            changes = diff_offerings(before, after)
-            mathematics = math_diff(before, after) if changes else {"changes": [], "note": None}
+        before = offering_from_path(old, str(old))
+        after = offering_from_path(new, str(new))
+        changes = diff_offerings(before, after)
+        mathematics = math_diff(before, after) if changes else {"changes": [], "note": None}
         if format == "json":
             typer.echo(json.dumps(changes_json(changes, str(old), str(new), mathematics), indent=2,
                                   ensure_ascii=False))

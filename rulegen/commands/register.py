@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from rulegen.commands._common import exits_cleanly
+from rulegen.commands._common import OutputFormat, exits_cleanly, format_option
 from rulegen.errors import ExitCode, OutputError
 
 DB_HELP = ("The register: a SQLite file, or postgresql://USER@HOST:PORT/DB for a shared one. Default: "
@@ -106,7 +106,7 @@ def register(app: typer.Typer) -> None:
         trust: Annotated[list[Path] | None, typer.Option(
             "--trust", help="A CA certificate a signer may chain to; repeatable (RULEGEN_TRUST: a folder of them).",
             show_default=False)] = None,
-        format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+        format: Annotated[OutputFormat, format_option()] = OutputFormat.TEXT,
     ) -> None:
         """Verify each filing and record it with its verdict, flags and the diff to its previous revision.
 
@@ -165,7 +165,7 @@ def register(app: typer.Typer) -> None:
         key: Annotated[str, typer.Argument(metavar="ID", help="An entry number, an offering id (every revision), "
                                                               "or offering-id@revision.", show_default=False)],
         db: Db = None,
-        format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+        format: Annotated[OutputFormat, format_option()] = OutputFormat.TEXT,
     ) -> None:
         """One filing in full: every check, every flag, the changes from its previous revision."""
         from rulegen.filing.register import show

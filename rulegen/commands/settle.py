@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from rulegen.commands._common import exits_cleanly
+from rulegen.commands._common import OutputFormat, exits_cleanly, format_option
 from rulegen.errors import UsageError
 
 
@@ -44,14 +44,12 @@ def register(app: typer.Typer) -> None:
         offering: Annotated[Path | None, typer.Option("--offering", help="Settle under this offering's tables; "
                                                       "without it, the standard tables the three states share.",
                                                       show_default=False)] = None,
-        format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+        format: Annotated[OutputFormat, format_option()] = OutputFormat.TEXT,
     ) -> None:
         """Settle one round for one player, step by step, with each wager's result and the total."""
         with exits_cleanly():
             from rulegen.game import STANDARD_RULES, settle_round
 
-            if format not in ("text", "json"):
-                raise UsageError(f"--format is {format!r}; it is text or json")
             from rulegen.money import parse_amount
 
             try:  # amounts are judged on their text before any arithmetic (1e26 or 1e999999 never reach it)

@@ -10,8 +10,8 @@ from typing import Annotated
 
 import typer
 
-from rulegen.commands._common import report_error
-from rulegen.errors import RulegenError
+from rulegen.commands._sign_size import sign_size_option
+
 SIZE_HELP = ("letter, tabloid, a4, a3 (each also NAME-landscape), limit-card (4x6 in: the limits only), or WxH in "
              "inches or millimetres such as 24x36in or 600x900mm.")
 
@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
     @app.command("signage")
     def signage(
         file: Annotated[Path, typer.Argument(help="The offering file.", show_default=False)],
-        sign_size: Annotated[str, typer.Option("--sign-size", help=SIZE_HELP)] = "letter",
+        sign_size: Annotated[str, sign_size_option(SIZE_HELP)] = "letter",
         print_proof: Annotated[bool, typer.Option("--print", help="The printer's file: PDF/X-4, CMYK, 0.125 in bleed, crop marks in a slug.")] = False,
         final: Annotated[bool, typer.Option("--final", help="No DRAFT marks; needs every sign-off role.")] = False,
         output: Annotated[Path | None, typer.Option("-o", "--output", help="Where to write the PDF (default: <id>-signage.pdf).",
@@ -30,13 +30,10 @@ def register(app: typer.Typer) -> None:
         from rulegen.build import build_signage
         from rulegen.build.publish import publish_file
 
-        try:
-            pdf, offering, findings = build_signage(file, size=sign_size, print_proof=print_proof, final=final,
-                                                    display=str(file))
-            target = output or Path(f"{offering.data['offering']['id']}-signage.pdf")
-            publish_file(target, pdf)
-        except RulegenError as exc:
-            raise typer.Exit(code=report_error(exc)) from None
+        pdf, offering, findings = build_signage(file, size=sign_size, print_proof=print_proof, final=final,
+                                                display=str(file))
+        target = output or Path(f"{offering.data['offering']['id']}-signage.pdf")
+        publish_file(target, pdf)
         for finding in findings:
             if finding.level == "warning":
                 typer.echo(finding.format(), err=True)

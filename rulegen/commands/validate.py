@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from rulegen.errors import ExitCode
+from rulegen.commands._common import OutputFormat, format_option
+from rulegen.errors import ExitCode, UsageError
 
 
 def offering_files(arguments: list[Path]) -> list[tuple[Path, str]]:
@@ -60,19 +61,14 @@ def register(app: typer.Typer) -> None:
     def validate(
         paths: Annotated[list[Path], typer.Argument(help="Offering files, or folders to search for *.yaml / *.yml.",
                                                      show_default=False)],
-        format: Annotated[str, typer.Option("--format", help="text (compiler-style lines) or json.")] = "text",
+        format: Annotated[OutputFormat, format_option("text (compiler-style lines) or json.")] = OutputFormat.TEXT,
     ) -> None:
         """Check offerings against the offering format and their jurisdiction's rules; print every finding."""
         from rulegen.validate import validate_file
 
-        if format not in ("text", "json"):
-            typer.echo(f"rulegen: error: --format is {format!r}; it is text or json", err=True)
-            raise typer.Exit(code=int(ExitCode.UNUSABLE))
         files = offering_files(paths)
         if not files:
-            typer.echo("rulegen: error: no *.yaml or *.yml offering files found under "
-                       + ", ".join(str(p) for p in paths), err=True)
-            raise typer.Exit(code=int(ExitCode.UNUSABLE))
+            raise UsageError("no *.yaml or *.yml offering files found under " + ", ".join(str(p) for p in paths))
         reports = []
         for path, display in files:
             report = validate_file(path, display)

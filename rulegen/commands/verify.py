@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from rulegen.commands._common import exits_cleanly
+from rulegen.commands._common import OutputFormat, format_option
 from rulegen.errors import ExitCode
 
 MARKS = {"ok": "ok  ", "FAIL": "FAIL", "warn": "warn", "note": "note"}
@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
             "--rebuild", help="Re-render from the attached offering and compare with the signed rendering.")] = False,
         strict: Annotated[bool, typer.Option(
             "--strict", help="Treat warnings (rules changed since the build) as failures.")] = False,
-        format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+        format: Annotated[OutputFormat, format_option()] = OutputFormat.TEXT,
         details: Annotated[bool, typer.Option("--details", help="Under each filing, every check and its result.")]
         = False,
     ) -> None:
@@ -60,14 +60,10 @@ def register(app: typer.Typer) -> None:
         from rulegen.build import render_rules_pdf_for_verify
         from rulegen.filing.verify import summary, verify_paths
 
-        if format not in ("text", "json"):
-            typer.echo(f"rulegen: error: --format is {format!r}; it is text or json", err=True)
-            raise typer.Exit(code=int(ExitCode.UNUSABLE))
         began = time.perf_counter()
         show = None if format == "json" else (lambda report: print_line(report, details))
-        with exits_cleanly():
-            reports = verify_paths(paths, trust=trust or None, rebuild=render_rules_pdf_for_verify if rebuild else None,
-                                   strict=strict, progress=show)
+        reports = verify_paths(paths, trust=trust or None, rebuild=render_rules_pdf_for_verify if rebuild else None,
+                               strict=strict, progress=show)
         totals = summary(reports)
         seconds = time.perf_counter() - began
         if format == "json":

@@ -8,6 +8,7 @@ arrives as a value, escaped.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import jinja2
 
@@ -38,5 +39,5 @@ def _environment(folders: tuple[str, ...]) -> jinja2.Environment:
     return env
 
 
-def render_template(name: str, **context) -> str:
+def render_template(name: str, **context: Any) -> str:
     return environment().get_template(name).render(**context)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import mimetypes
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import quote, unquote
 
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
@@ -110,7 +111,7 @@ class SafeFetcher(URLFetcher):
         self.fetched: list[str] = []
         self.refused: list[RefusedResource] = []  # WeasyPrint swallows some errors (inside SVG): we do not
 
-    def fetch(self, url, headers=None):  # noqa: ARG002 - WeasyPrint's signature
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:  # noqa: ARG002 - WeasyPrint's signature
         url = str(url)
         self.fetched.append(url)
         try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
+from typing import Any
 
 from markupsafe import Markup, escape
 
@@ -20,7 +21,8 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def _text(x, y, label, size=10, anchor="middle", weight="normal", fill="#111") -> str:
+def _text(x: float, y: float, label: str, size: float = 10, anchor: str = "middle", weight: str = "normal",
+          fill: str = "#111") -> str:
     return (f'<text x="{_num(x)}" y="{_num(y)}" {FONT} font-size="{_num(size)}" text-anchor="{anchor}" '
             f'font-weight="{weight}" fill="{fill}">{escape(label)}</text>')
 
@@ -136,7 +138,7 @@ def bar_chart(bars: list[tuple[str, float]], *, title: str, value_labels: list[s
     return Markup("".join(parts))
 
 
-def wheel(segments: list[dict], *, size: int = 300) -> Markup:
+def wheel(segments: list[dict[str, Any]], *, size: int = 300) -> Markup:
     """The Bonus Spin wheel: one wedge per segment, sized by its weight where weights are given (equal wedges
     otherwise), labelled with the segment's printed prize. `segments`: [{label, weight|None, highlight, position?}].
     Where every segment carries the wheel position its table gives (New Jersey's Tables 3 to 5), the wedges go round
@@ -147,7 +149,7 @@ def wheel(segments: list[dict], *, size: int = 300) -> Markup:
     c = size / 2
     weights = [s.get("weight") for s in segments]
     equal = any(w is None for w in weights) or not segments
-    total = len(segments) if equal else sum(int(w) for w in weights)
+    total = len(segments) if equal else sum(int(w) for w in weights if w is not None)
     palette = ("#f3d9a4", "#cfe0f5", "#d8ecd3", "#f2d0d0", "#e3d7f0", "#f8ecc4")
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" height="{size}" '
              'role="img" aria-label="Bonus Spin wheel">']
@@ -176,5 +178,5 @@ def wheel(segments: list[dict], *, size: int = 300) -> Markup:
     return Markup("".join(parts))
 
 
-def decimal_text(value) -> str:
+def decimal_text(value: object) -> str:
     return str(Decimal(str(value)))
