@@ -44,3 +44,13 @@ def test_the_command_line_starts_without_the_renderer_or_the_kernels(math_cache)
     code, loaded = loaded_by("--version", cache=str(math_cache))
     assert code == 0
     assert not loaded & {"weasyprint", "numba", "jinja2", "pyhanko", "fontTools"}
+
+
+def test_a_build_with_a_warm_cache_does_not_load_numba(math_cache, tmp_path):
+    sample = str(samples_dir() / "pa-five-card-bonus.yaml")
+    code, _ = loaded_by("math", sample, cache=str(math_cache))  # every figure the build needs, into the cache
+    assert code == 0
+    code, loaded = loaded_by("build", sample, "--out", str(tmp_path), cache=str(math_cache))
+    assert code == 0
+    assert "weasyprint" in loaded
+    assert "numba" not in loaded

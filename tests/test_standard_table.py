@@ -24,30 +24,39 @@ def standard():
     return analyse_main_game(STANDARD_RULES)
 
 
-def exact(value) -> Fraction:
-    return Fraction(value)
-
-
 def test_expected_value_and_house_edge_are_the_exact_fractions(standard):
-    assert exact(standard["ev_per_ante"]) == -HOUSE_EDGE_PER_ANTE
-    assert standard["house_edge_per_ante"] == float(HOUSE_EDGE_PER_ANTE)
-    assert standard["house_edge_per_initial_wager"] == float(HOUSE_EDGE_PER_ANTE / 2)  # two antes a round
-    assert standard["rounds"] == DEALS == 84_284_272_800
+    assert standard.ev_per_ante == -HOUSE_EDGE_PER_ANTE
+    assert standard.house_edge_per_ante == float(HOUSE_EDGE_PER_ANTE)
+    assert standard.house_edge_per_initial_wager == float(HOUSE_EDGE_PER_ANTE / 2)  # two antes a round
+    assert standard.rounds == DEALS == 84_284_272_800
 
 
 def test_the_distribution_adds_up_to_the_figures(standard):
-    rows = [(exact(row["net"]), int(row["count"])) for row in standard["distribution"]]
+    rows = [(row.net, row.combinations) for row in standard.distribution]
     assert sum(count for _net, count in rows) == DEALS
-    ev = sum(net * count for net, count in rows) / DEALS
+    ev = Fraction(sum(net * count for net, count in rows)) / DEALS
     assert ev == -HOUSE_EDGE_PER_ANTE
-    variance = sum(net * net * count for net, count in rows) / DEALS - ev * ev
-    assert exact(standard["variance"]) == variance
-    assert standard["standard_deviation"] == pytest.approx(float(variance) ** 0.5, rel=1e-15)
-    wins = sum(count for net, count in rows if net > 0)
-    assert standard["hit_frequency"] == pytest.approx(wins / DEALS, rel=1e-15)
+    variance = Fraction(sum(net * net * count for net, count in rows)) / DEALS - ev * ev
+    assert standard.variance == variance
+    assert standard.hit_frequency_exact == Fraction(sum(count for net, count in rows if net > 0), DEALS)
 
 
 def test_element_of_risk_is_the_loss_over_the_average_wager(standard):
-    average = exact(standard["average_total_wager_exact"])
+    average = standard.average_total_wager_exact
     assert 2 < average < 2 + 3 * 3  # two antes, and at most three bets at three times the ante
-    assert standard["element_of_risk"] == pytest.approx(float(HOUSE_EDGE_PER_ANTE / average), rel=1e-15)
+    assert standard.element_of_risk == float(HOUSE_EDGE_PER_ANTE / average)
+
+
+def test_the_math_command_prints_the_same_figures(standard):
+    import json
+
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from rulegen.resources import samples_dir
+
+    result = CliRunner().invoke(app, ["math", str(samples_dir() / "pa-five-card-bonus.yaml"), "--json"])
+    assert result.exit_code == 0, result.output
+    main = json.loads(result.stdout)["main_game"]  # the Pennsylvania sample offers the standard tables
+    assert main["house_edge_per_ante"] == float(HOUSE_EDGE_PER_ANTE)
+    assert main["house_edge_per_initial_wager"] == float(HOUSE_EDGE_PER_ANTE / 2)

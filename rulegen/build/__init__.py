@@ -233,23 +233,23 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     results = math_results(offering, use_cache=options.use_cache, progress=math_progress)
     step("math")
 
-    changes = changes_from_previous(options.previous, loaded)
     fetcher = documents.fetcher_for(offering)
-    html = render_rules_html(offering, results, draft=draft, signer=signer, changes=changes)
-    step("rules.html")
-    # The sign and the appendix render in their own processes while rules.pdf is laid out here; rules.pdf
-    # is written once the manifest, which hashes the other two, can be attached.
+    # The appendix and the sign render in their own processes while rules.html is rendered and rules.pdf laid
+    # out here; rules.pdf is written once the manifest, which hashes the other two, can be attached.
     pieces: list[Piece[bytes]] = []
     try:
+        pieces.append(Piece(APPENDIX_PDF, lambda: render_appendix_pdf(
+            offering, results, draft=draft, fetcher=fetcher)))
         pieces.append(Piece(SIGNAGE_PDF, lambda: render_signage_pdf(
             offering, draft=draft, size=options.sign_size, print_proof=options.print_proof,
             fetcher=fetcher)))
-        pieces.append(Piece(APPENDIX_PDF, lambda: render_appendix_pdf(
-            offering, results, draft=draft, fetcher=fetcher)))
+        changes = changes_from_previous(options.previous, loaded)
+        html = render_rules_html(offering, results, draft=draft, signer=signer, changes=changes)
+        step("rules.html")
         rules_laid_out = lay_out_rules(offering, html, fetcher)
-        signage_pdf = pieces[0].result()
+        signage_pdf = pieces[1].result()
         step("signage")
-        appendix_pdf = pieces[1].result()
+        appendix_pdf = pieces[0].result()
         step("appendix")
     finally:
         for piece in pieces:
