@@ -432,9 +432,11 @@ def symbol_key(symbol) -> str:
         text = symbol.strip().lower().lstrip("$").replace(",", "")
         if text in ("jackpot", "fixed prize", "fixed_prize", "top", "top_prize"):
             return "jackpot"
-        try:
-            return money_key(Decimal(text))
-        except ArithmeticError:
+        from rulegen.money import parse_amount
+
+        try:  # judged on its text first: "1e999999" is no amount, and never reaches the arithmetic
+            return money_key(parse_amount(text, "a wheel symbol"))
+        except ValueError:
             return text
     return money_key(symbol)
 
