@@ -391,8 +391,7 @@ def resolved_bonus_spin(jurisdiction: Jurisdiction, spin: Mapping) -> ResolvedBo
         community_pay = row.get("community")
         community_pay = Decimal(str(community_pay)) if community_pay is not None else community_by_symbol.get(symbol)
         given = weights.get(symbol)
-        if given is not None and given.get("community") is not None:
-            community_pay = Decimal(str(given["community"]))
+        # community pays come from the designated table alone; validation holds the wheel's to them
         segments.append(WheelSegment(symbol=symbol, pays=pays, community=community_pay,
                                      weight=int(given["weight"]) if given else None, position=row.get("position")))
     top = spin.get("top_prize") or {}

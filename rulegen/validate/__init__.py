@@ -17,20 +17,43 @@ from rulegen.errors import ExitCode
 from rulegen.findings import Finding, worst_level
 from rulegen.jurisdiction import FORMAT, codes, load_jurisdiction
 from rulegen.offering import Offering, OfferingLoadError, load_offering
-from rulegen.validate import bonus_spin, cards, numbers, paytables, payout_limit, readings, text
+from rulegen.validate import bonus_spin, cards, dates, limits, numbers, paytables, payout_limit, readings, text
 from rulegen.validate.core import Check, Context, non_finite_numbers
 from rulegen.validate.schema import jsonable, schema_findings
+from rulegen.validate.revisions import check_revision
 from rulegen.validate.text import logo_problem, unprintable_characters
 
 CHECKS: tuple[Check, ...] = (
     *numbers.CHECKS,
     *text.CHECKS,
+    *dates.CHECKS,
+    *limits.CHECKS,
     *cards.CHECKS,
     *paytables.CHECKS,
     *bonus_spin.CHECKS,
     *readings.CHECKS,
     *payout_limit.CHECKS,
 )
+
+
+def rule_slugs() -> dict[str, str]:
+    """Every rule slug a finding may carry, with what it checks: the registered checks', the jurisdiction
+    schemas' `x-rule`s, and the offering format's schema keywords (jurisdictions/README.md lists them)."""
+    from rulegen.validate.revisions import REVISION_RULES
+    from rulegen.validate.schema import KEYWORD_RULES, schema_rules
+
+    slugs: dict[str, str] = {}
+    for check in CHECKS:
+        for slug in check.slugs:
+            slugs.setdefault(slug, check.name)
+    for slug, what in schema_rules().items():
+        slugs.setdefault(slug, what)
+    for keyword, slug in KEYWORD_RULES.items():
+        slugs.setdefault(slug, f"offering format: JSON Schema {keyword}")
+    for slug in REVISION_RULES:
+        slugs.setdefault(slug, "a revision follows the previous one (build --previous, diff)")
+    slugs.setdefault("internal", "an offering the checks could not finish (a fault in rulegen)")
+    return slugs
 
 
 def validate_offering(offering: Offering) -> list[Finding]:
@@ -87,5 +110,5 @@ def validate_file(path: str | Path, display_path: str | None = None) -> FileRepo
     return FileReport(display, int(status), findings, offering)
 
 
-__all__ = ["CHECKS", "Check", "FileReport", "logo_problem", "unprintable_characters", "validate_file",
+__all__ = ["CHECKS", "Check", "FileReport", "check_revision", "rule_slugs", "logo_problem", "unprintable_characters", "validate_file",
            "validate_offering"]

@@ -1,18 +1,42 @@
-"""The Bonus Spin wager: the designated paytable, its top prize, its community pays, and its wheel."""
+"""The Bonus Spin wager: the designated paytable, its top prize, its community pays, and its wheel.
+
+The wheel an offering lists (segment weights from the manufacturer's par sheet) must be the designated
+table's wheel: every symbol once, the jackpot among them, community pays exactly the table's (none added,
+changed or removed) and, where the table numbers its wheel positions (New Jersey's Tables 3 to 5), the
+positions the table gives. The documents print community pays from the designated table alone.
+"""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
-from rulegen.jurisdiction import FORMAT
+from rulegen.jurisdiction import FORMAT, Cited, Jurisdiction
 from rulegen.resolved import bonus_spin_table, community_pay_table
 from rulegen.resolved import symbol_key as _symbol_key
 from rulegen.money import dollars
-from rulegen.validate.core import ANY, Check, Context, describe, number
+from rulegen.validate.core import ANY, Check, Context, describe, dotted, number
 
 TOP_PRIZE_KINDS = {"fixed": {"fixed"}, "progressive": {"progressive"},
                    "fixed_or_merchandise": {"fixed", "merchandise"},
                    "fixed_or_progressive": {"fixed", "merchandise", "progressive"}}
+# what each kind of top prize states (required) and what it may not state (forbidden), and why
+TOP_PRIZE_FIELDS = {
+    "fixed": (("initial",), ("reset", "rate_of_progression_percent")),
+    "merchandise": (("description", "initial"), ("reset", "rate_of_progression_percent")),
+    "progressive": (("initial", "reset", "rate_of_progression_percent"), ()),
+}
+FIELD_WORDS = {
+    ("fixed", "initial"): "a fixed top prize states its amount as initial",
+    ("merchandise", "description"): "a merchandise top prize states what the merchandise is as description",
+    ("merchandise", "initial"): "a merchandise top prize states the merchandise's value as initial",
+    ("progressive", "initial"): "a progressive top prize states the meter's initial amount",
+    ("progressive", "reset"): "a progressive top prize states the amount the meter resets to",
+    ("progressive", "rate_of_progression_percent"): "a progressive top prize states the meter's rate of progression",
+}
+TOP_PRIZE_WORDS = {"fixed": "a fixed prize", "progressive": "a progressive jackpot",
+                   "fixed_or_merchandise": "a fixed prize or merchandise",
+                   "fixed_or_progressive": "a fixed prize, merchandise or a progressive jackpot"}
+WHEEL = ("bonus_spin", "wheel")
 
 
 def _spin(ctx: Context) -> dict | None:
@@ -23,112 +47,285 @@ def _spin(ctx: Context) -> dict | None:
     return spin
 
 
+def _designated(ctx: Context) -> tuple[dict, Cited] | None:
+    spin = _spin(ctx)
+    table = bonus_spin_table(ctx.j, spin) if spin else None
+    return (spin, table) if table is not None else None
+
+
+def table_name(jurisdiction: Jurisdiction, spin: dict, table: Cited) -> str:
+    """How a message names the designated table: "Table 3" where the citation names one, else "Paytable D"."""
+    if "Table " in table.citation:
+        return "Table " + table.citation.rsplit("Table ", 1)[1]
+    return f"Paytable {spin.get('paytable')}"
+
+
+def designated_community_pays(jurisdiction: Jurisdiction, spin: dict) -> tuple[dict[str, Decimal], str | None]:
+    """{symbol: community pay} of the designated table, and the citation they come from."""
+    table = bonus_spin_table(jurisdiction, spin)
+    pays: dict[str, Decimal] = {}
+    citation = None
+    if table is None:
+        return pays, citation
+    for row in table.value.get("symbols", []):
+        if row.get("community") is not None:
+            pays[_symbol_key(row.get("symbol"))] = Decimal(str(row["community"]))
+            citation = table.citation
+    community = community_pay_table(jurisdiction, spin)
+    if community is not None:
+        symbols = {_symbol_key(row.get("symbol")) for row in table.value.get("symbols", [])}
+        for row in community.value or []:
+            pair = row.get("symbols") or []
+            if pair and _symbol_key(pair[0]) in symbols:
+                pays.setdefault(_symbol_key(pair[0]), Decimal(str(row["pays"])))
+        citation = citation or community.citation
+    return pays, citation
+
+
+def _segment_words(symbol: str) -> str:
+    return "jackpot" if symbol == "jackpot" else dollars(Decimal(symbol))
+
+
 def designated_paytable(ctx: Context, check: Check) -> None:
     spin = _spin(ctx)
     if spin is None or bonus_spin_table(ctx.j, spin) is not None:
         return
     ctx.add(check, ("bonus_spin", "paytable"), "error",
             f"bonus_spin.paytable is {describe(spin.get('paytable'))}, which is not a Bonus Spin {spin.get('kind')} "
-            f"paytable {ctx.j.name} authorizes", FORMAT)
+            f"paytable {ctx.j.name} authorizes")
 
 
 def top_prize_kind(ctx: Context, check: Check) -> None:
-    spin = _spin(ctx)
-    table = bonus_spin_table(ctx.j, spin) if spin else None
-    if table is None:
+    designated = _designated(ctx)
+    if designated is None:
         return
+    spin, table = designated
     top = spin.get("top_prize") or {}
     top_kind = table.value.get("top_prize")
     if top_kind and top.get("kind") and top["kind"] not in TOP_PRIZE_KINDS.get(top_kind, {top_kind}):
         ctx.add(check, ("bonus_spin", "top_prize", "kind"), "error",
-                f"bonus_spin.top_prize.kind is {describe(top['kind'])}; paytable {spin.get('paytable')} pays its "
-                f"top symbol as {top_kind.replace('_', ' ')}", table.citation)
+                f"bonus_spin.top_prize.kind is {describe(top['kind'])}; {table_name(ctx.j, spin, table)} pays "
+                f"{TOP_PRIZE_WORDS.get(top_kind, top_kind)} as its top prize", table.citation)
+
+
+def top_prize_fields(ctx: Context, check: Check) -> None:
+    """Each kind of top prize states what it is and nothing a different kind would state."""
+    designated = _designated(ctx)
+    if designated is None:
+        return
+    spin, table = designated
+    top = spin.get("top_prize") or {}
+    kind = top.get("kind")
+    if kind not in TOP_PRIZE_FIELDS:
+        return
+    required, forbidden = TOP_PRIZE_FIELDS[kind]
+    node = ("bonus_spin", "top_prize")
+    rate_rule = ctx.cited("bonus_spin", str(spin.get("kind")), "rate_of_progression_required")
+    for name in required:
+        if top.get(name) is None:
+            citation = table.citation
+            if kind == "progressive":
+                if name == "rate_of_progression_percent":
+                    citation = rate_rule.citation if rate_rule and rate_rule.value else FORMAT
+                else:
+                    minimum = ctx.cited("bonus_spin", str(spin.get("kind")), f"minimum_{name}", str(spin.get("paytable")))
+                    citation = minimum.citation if minimum else FORMAT
+            ctx.add(check, node + (name,), "error", f"{dotted(node + (name,))} is missing; {FIELD_WORDS[kind, name]}",
+                    citation, key=True, at=node, rule=f"top-prize-{kind}")
+    for name in forbidden:
+        if top.get(name) is not None:
+            ctx.add(check, node + (name,), "error",
+                    f"{dotted(node + (name,))} is given, but a {kind} top prize has no meter; remove it or make the "
+                    "top prize progressive", table.citation, key=True, rule=f"top-prize-{kind}")
 
 
 def top_prize_minimums(ctx: Context, check: Check) -> None:
-    spin = _spin(ctx)
-    if spin is None or bonus_spin_table(ctx.j, spin) is None:
+    designated = _designated(ctx)
+    if designated is None:
         return
+    spin, _table = designated
     top = spin.get("top_prize") or {}
     kind = str(spin.get("kind"))
     for which in ("initial", "reset"):
         minimum = ctx.j.named("bonus_spin", kind, f"minimum_{which}", str(spin.get("paytable")))
         amount = number(top.get(which))
         if minimum is not None and amount is not None and amount < Decimal(str(minimum.value)):
+            what = {"initial": "initial amount", "reset": "reset amount"}[which]
+            if top.get("kind") == "fixed" and which == "initial":
+                what = "fixed prize"
+            elif top.get("kind") == "merchandise" and which == "initial":
+                what = "merchandise's value"
             ctx.add(check, ("bonus_spin", "top_prize", which), "error",
-                    f"bonus_spin.top_prize.{which} is {dollars(amount)}; the {which} amount for paytable "
+                    f"bonus_spin.top_prize.{which} is {dollars(amount)}; the {what} for paytable "
                     f"{spin.get('paytable')} must be at least {dollars(Decimal(str(minimum.value)))}",
                     minimum.citation)
-        if minimum is not None and minimum.reading:
-            ctx.add(check, ("bonus_spin", "top_prize", which), "note", minimum.reading, minimum.citation)
+        if minimum is not None and minimum.reading and top.get(which) is not None:
+            ctx.add(check, ("bonus_spin", "top_prize", which), "note",
+                    f"bonus_spin.top_prize.{which}: {minimum.reading}", minimum.citation, rule="reading")
 
 
 def community_pay_designated(ctx: Context, check: Check) -> None:
-    spin = _spin(ctx)
-    if spin is None or bonus_spin_table(ctx.j, spin) is None:
+    designated = _designated(ctx)
+    if designated is None:
         return
+    spin, _table = designated
     kind = str(spin.get("kind"))
     if spin.get("community_pay") is not None and community_pay_table(ctx.j, spin) is None \
             and ctx.j.community_pay_tables(kind):
         ctx.add(check, ("bonus_spin", "community_pay"), "error",
                 f"bonus_spin.community_pay is {describe(spin.get('community_pay'))}, which is not a community-pay "
-                f"table {ctx.j.name} authorizes for a {dollars(Decimal(str(spin.get('wager'))))} wager", FORMAT)
+                f"table {ctx.j.name} authorizes for a {dollars(Decimal(str(spin.get('wager'))))} wager")
 
 
 def paytable_notes(ctx: Context, check: Check) -> None:
-    spin = _spin(ctx)
-    table = bonus_spin_table(ctx.j, spin) if spin else None
-    if table is None:
+    designated = _designated(ctx)
+    if designated is None:
         return
-    if table.note:
-        ctx.add(check, ("bonus_spin", "paytable"), "note", table.note, table.citation)
-    if table.reading:
-        ctx.add(check, ("bonus_spin", "paytable"), "note", table.reading, table.citation)
+    _spin_, table = designated
+    for text in (table.note, table.reading):
+        if text:
+            ctx.add(check, ("bonus_spin", "paytable"), "note", f"bonus_spin.paytable: {text}", table.citation)
+
+
+def _wheel(ctx: Context):
+    designated = _designated(ctx)
+    if designated is None or not isinstance(designated[0].get("wheel"), list):
+        return None
+    spin, table = designated
+    rows = {_symbol_key(row.get("symbol")): row for row in table.value.get("symbols", [])}
+    return spin, table, rows, [(index, _symbol_key(segment.get("symbol")), segment)
+                               for index, segment in enumerate(spin["wheel"]) if isinstance(segment, dict)]
 
 
 def wheel_symbols(ctx: Context, check: Check) -> None:
-    spin = _spin(ctx)
-    table = bonus_spin_table(ctx.j, spin) if spin else None
-    if table is None:
+    """Every segment a symbol of the table, and each symbol once."""
+    wheel = _wheel(ctx)
+    if wheel is None:
         return
-    symbols = {_symbol_key(row.get("symbol")) for row in table.value.get("symbols", [])}
-    for index, segment in enumerate(spin.get("wheel") or []):
-        symbol = _symbol_key(segment.get("symbol"))
-        if symbol not in symbols:
-            ctx.add(check, ("bonus_spin", "wheel", index, "symbol"), "error",
-                    f"bonus_spin.wheel[{index}].symbol is {describe(segment.get('symbol'))}, which paytable "
-                    f"{spin.get('paytable')} does not have; its symbols are "
-                    f"{', '.join(sorted(symbols, key=_symbol_order))}", table.citation)
+    spin, table, rows, segments = wheel
+    name = table_name(ctx.j, spin, table)
+    seen: dict[str, int] = {}
+    for index, symbol, segment in segments:
+        node = WHEEL + (index, "symbol")
+        if symbol not in rows:
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is {describe(segment.get('symbol'))}, a symbol {name} does not have; its symbols "
+                    f"are {', '.join(_segment_words(s) for s in sorted(rows, key=_symbol_order))}", table.citation)
+        elif symbol in seen:
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is {_segment_words(symbol)} again (also {dotted(WHEEL + (seen[symbol],))}); each "
+                    f"symbol of {name} is listed once", table.citation, rule="wheel-duplicate")
+        else:
+            seen[symbol] = index
+
+
+def wheel_complete(ctx: Context, check: Check) -> None:
+    """The wheel lists every symbol of the table: the jackpot, and each player pay."""
+    wheel = _wheel(ctx)
+    if wheel is None:
+        return
+    spin, table, rows, segments = wheel
+    name = table_name(ctx.j, spin, table)
+    listed = {symbol for _index, symbol, _segment in segments}
+    if "jackpot" in rows and "jackpot" not in listed:
+        ctx.add(check, WHEEL, "error",
+                f"bonus_spin.wheel has no jackpot segment; {name}'s top symbol is the jackpot, and the wheel lists "
+                "every symbol of the designated table", table.citation, key=True, rule="wheel-jackpot")
+    missing = [s for s in rows if s not in listed and s != "jackpot"]
+    if missing:
+        shown = [_segment_words(s) for s in missing]
+        words = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        ctx.add(check, WHEEL, "error",
+                f"bonus_spin.wheel has no {words} segment{'s' if len(shown) > 1 else ''}; the wheel lists every "
+                f"symbol of {name}", table.citation, key=True, rule="wheel-missing")
+
+
+def wheel_community(ctx: Context, check: Check) -> None:
+    """Community pays exactly the designated table's: none added, changed or removed."""
+    wheel = _wheel(ctx)
+    if wheel is None:
+        return
+    spin, table, rows, segments = wheel
+    pays, citation = designated_community_pays(ctx.j, spin)
+    citation = citation or table.citation
+    name = table_name(ctx.j, spin, table)
+    if spin.get("community_pay") is not None and citation != table.citation:
+        name = f"{name} with community-pay table {spin.get('community_pay')}"
+    states_any = any(segment.get("community") is not None for _i, _s, segment in segments)
+    seen: set[str] = set()
+    for index, symbol, segment in segments:
+        if symbol not in rows or symbol in seen:
+            continue  # a symbol the table lacks, or listed twice: wheel_symbols reports it
+        seen.add(symbol)
+        node = WHEEL + (index, "community")
+        given = number(segment.get("community"))
+        designated = pays.get(symbol)
+        shown = _segment_words(symbol)
+        if given is not None and designated is None:
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is {dollars(given)}, but {name} gives the {shown} segment no community pay",
+                    citation, rule="wheel-community")
+        elif given is not None and given != designated:
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is {dollars(given)}; {name} gives the {shown} segment a community pay of "
+                    f"{dollars(designated)}", citation, rule="wheel-community")
+        elif given is None and designated is not None and states_any:
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is missing; {name} gives the {shown} segment a community pay of "
+                    f"{dollars(designated)} (a wheel that states community pays states every one)", citation,
+                    key=True, at=WHEEL + (index,), rule="wheel-community")
+
+
+def wheel_positions(ctx: Context, check: Check) -> None:
+    """Where the table numbers its wheel positions, a segment's stated position is the table's."""
+    wheel = _wheel(ctx)
+    if wheel is None:
+        return
+    spin, table, rows, segments = wheel
+    name = table_name(ctx.j, spin, table)
+    for index, symbol, segment in segments:
+        given = segment.get("position")
+        if given is None or symbol not in rows:
+            continue
+        node = WHEEL + (index, "position")
+        position = rows[symbol].get("position")
+        if position is None:
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is {given}, but {name} gives no wheel positions; leave position out",
+                    table.citation, rule="wheel-position")
+        elif given != position:
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is {given}; {name} puts the {_segment_words(symbol)} segment at wheel "
+                    f"position {position}", table.citation, rule="wheel-position")
 
 
 def wheel_weights(ctx: Context, check: Check) -> None:
-    spin = _spin(ctx)
-    if spin is None or bonus_spin_table(ctx.j, spin) is None or spin.get("wheel"):
+    designated = _designated(ctx)
+    if designated is None or designated[0].get("wheel"):
         return
-    ctx.add(check, ("bonus_spin", "wheel"), "note",
-            "no wheel segment weights are given, so no return figure for the Bonus Spin can be computed; the math "
+    ctx.add(check, WHEEL, "note",
+            "bonus_spin.wheel is not given, so no return figure for the Bonus Spin can be computed; the math "
             "appendix gives the return as a function of the wheel's mean prize and needs the manufacturer's weights "
             "for a figure", FORMAT, key=True, at=("bonus_spin",))
 
 
 def hardware(ctx: Context, check: Check) -> None:
-    spin = _spin(ctx)
-    if spin is None or bonus_spin_table(ctx.j, spin) is None:
+    if _designated(ctx) is None:
         return
     rule = ctx.cited("rules", "bonus_spin_hardware")
     if rule is not None and rule.value and not (rule.value or {}).get("approval"):
         ctx.add(check, ("bonus_spin",), "note",
-                f"a table offering this wager needs a {rule.value.get('system', 'progressive table game system')}",
-                rule.citation, key=True)
+                f"bonus_spin: a table offering this wager needs a "
+                f"{rule.value.get('system', 'progressive table game system')}", rule.citation, key=True)
 
 
 def after_fold(ctx: Context, check: Check) -> None:
-    spin = _spin(ctx)
-    if spin is None or bonus_spin_table(ctx.j, spin) is None:
+    if _designated(ctx) is None:
         return
     reading = ctx.j.reading("bonus_spin_after_fold")
     if reading:
-        ctx.add(check, ("bonus_spin",), "note", reading["reading"], reading.get("citation"), key=True)
+        ctx.add(check, ("bonus_spin",), "note", f"bonus_spin: {reading['reading']}", reading.get("citation"),
+                key=True)
 
 
 def _symbol_order(symbol: str):
@@ -138,18 +335,38 @@ def _symbol_order(symbol: str):
         return (-1, 0)
 
 
+def _table_citations(j: Jurisdiction) -> list[str]:
+    """Every Bonus Spin paytable's and community-pay table's citation (for listing rule codes)."""
+    out: list[str] = []
+    for kind, spec in (j.data.get("bonus_spin") or {}).items():
+        for name in (spec.get("paytables") or {}):
+            cited = j.cited("bonus_spin", kind, "paytables", name)
+            if cited:
+                out.append(cited.citation)
+    return out
+
+
 CHECKS = (
-    Check("Bonus Spin paytable is authorized", ("bonus_spin", "paytable"), FORMAT, "paytable", designated_paytable),
-    Check("top prize kind fits the paytable", ("bonus_spin", "top_prize", "kind"), FORMAT, "top-prize",
+    Check("Bonus Spin paytable is authorized", ("bonus_spin", "paytable"), FORMAT, "spin-paytable",
+          designated_paytable),
+    Check("top prize kind fits the paytable", ("bonus_spin", "top_prize", "kind"), _table_citations, "top-prize",
           top_prize_kind),
-    Check("top prize initial and reset minimums", ("bonus_spin", "top_prize"), FORMAT, "minimum",
-          top_prize_minimums),
+    Check("top prize states what its kind needs", ("bonus_spin", "top_prize"), _table_citations, "top-prize-fixed",
+          top_prize_fields, also=("top-prize-merchandise", "top-prize-progressive")),
+    Check("top prize initial and reset minimums", ("bonus_spin", "top_prize"), ("bonus_spin",), "minimum",
+          top_prize_minimums, also=("reading",)),
     Check("community-pay table is authorized", ("bonus_spin", "community_pay"), FORMAT, "community-table",
           community_pay_designated),
-    Check("Bonus Spin paytable notes", ("bonus_spin", "paytable"), FORMAT, "reading", paytable_notes),
-    Check("wheel symbols are the paytable's", ("bonus_spin", "wheel", ANY, "symbol"), FORMAT, "wheel-symbol",
-          wheel_symbols),
-    Check("wheel weights given", ("bonus_spin", "wheel"), FORMAT, "weights", wheel_weights),
+    Check("Bonus Spin paytable notes", ("bonus_spin", "paytable"), _table_citations, "reading", paytable_notes),
+    Check("wheel symbols are the table's, each once", WHEEL + (ANY, "symbol"), _table_citations, "wheel-symbol",
+          wheel_symbols, also=("wheel-duplicate",)),
+    Check("wheel lists every symbol, the jackpot too", WHEEL, _table_citations, "wheel-missing", wheel_complete,
+          also=("wheel-jackpot",)),
+    Check("wheel community pays are the table's", WHEEL + (ANY, "community"), _table_citations, "wheel-community",
+          wheel_community),
+    Check("wheel positions are the table's", WHEEL + (ANY, "position"), _table_citations, "wheel-position",
+          wheel_positions),
+    Check("wheel weights given", WHEEL, FORMAT, "weights", wheel_weights),
     Check("Bonus Spin hardware", ("bonus_spin",), ("rules", "bonus_spin_hardware"), "hardware", hardware),
     Check("Bonus Spin after a fold", ("bonus_spin",), ("rules", "bonus_spin_after_fold"), "after-fold", after_fold),
 )

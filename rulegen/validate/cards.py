@@ -17,7 +17,8 @@ def back_colour_count(ctx: Context, check: Check) -> None:
     if isinstance(colours, list) and decks in (1, 2) and len(colours) != decks:
         rule = ctx.cited("rules", "one_deck_cover_card" if decks == 1 else "two_decks")
         ctx.add(check, ("cards", "back_colours"), "error",
-                f"cards.back_colours lists {len(colours)} colour(s) for {decks} deck(s); give one per deck",
+                f"cards.back_colours lists {_count(len(colours), 'colour')} for {_count(decks, 'deck')}; give one "
+                "colour per deck",
                 rule.citation if rule else None)
 
 
@@ -41,7 +42,8 @@ def two_decks_backs(ctx: Context, check: Check) -> None:
     if isinstance(colours, list) and len(colours) == 2 \
             and str(colours[0]).strip().lower() == str(colours[1]).strip().lower():
         ctx.add(check, ("cards", "back_colours", 1), "error",
-                f"both decks have {describe(colours[0])} backs; the two decks' backs must be of different colours")
+                f"cards.back_colours[1] is {describe(colours[1])}, the colour of cards.back_colours[0]; the two decks' "
+                "backs must be of different colours")
 
 
 def hand_dealing_shuffler(ctx: Context, check: Check) -> None:
@@ -61,9 +63,17 @@ def deck_change_interval(ctx: Context, check: Check) -> None:
         return
     most = Decimal(str(rule.value[dealing]))
     if hours > most:
-        how = "by hand" if dealing == "hand" else f"from a {dealing.replace('-', ' ')}"
+        how = "by hand" if dealing == "hand" else f"from {_article(dealing.replace('-', ' '))}"
         ctx.add(check, ("cards", "deck_change_hours"), "error",
                 f"cards.deck_change_hours is {hours}; decks dealt {how} must be changed at least every {most} hours")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _article(words: str) -> str:
+    return ("an " if words[:1].lower() in "aeiou" else "a ") + words
 
 
 CHECKS = (

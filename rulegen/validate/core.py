@@ -26,19 +26,25 @@ class Check:
     """One registered check.
 
     `field`: the node it governs (`ANY` for any index). `cites`: where its citation comes from, either the
-    offering format (`FORMAT`) or a key path into the jurisdiction's data (`("rules", "two_decks")`), whose
-    citation the finding carries. `rule`: the slug of its rule code. `jurisdictional`: it needs the
+    offering format (`FORMAT`), a key path into the jurisdiction's data (`("rules", "two_decks")`) whose
+    citation the finding carries, or a function giving the citations it may carry in a jurisdiction (a Bonus
+    Spin check cites the designated table). A finding may name a more precise citation than the check's. `rule`: the slug of its rule code. `jurisdictional`: it needs the
     jurisdiction's data and runs only when the offering names a known one. `gate`: it runs only when no
     earlier check found an error (the payout-limit floor needs a figure the math can trust).
     """
 
     name: str
     field: Node
-    cites: str | tuple
+    cites: str | tuple | Callable[[Jurisdiction], list[str]]
     rule: str
     run: Callable[["Context", "Check"], None]
     jurisdictional: bool = True
     gate: bool = False
+    also: tuple[str, ...] = ()  # the slugs of narrower rules some of its findings carry instead of `rule`
+
+    @property
+    def slugs(self) -> tuple[str, ...]:
+        return (self.rule, *self.also)
 
     def citation(self, jurisdiction: Jurisdiction | None) -> str | None:
         """The check's citation for a jurisdiction, or None where the jurisdiction's data has no such rule."""
@@ -46,6 +52,9 @@ class Check:
             return FORMAT
         if jurisdiction is None:
             return None
+        if callable(self.cites):
+            citations = self.cites(jurisdiction)
+            return citations[0] if citations else None
         cited = jurisdiction.cited(*self.cites)
         return cited.citation if cited else None
 
@@ -83,6 +92,8 @@ class Context:
             key: bool = False, rule: str | None = None, at: Node | None = None) -> Finding:
         """Report a finding about `node` (placed at `at` when given: the mapping that lacks a missing field)."""
         cited = citation or check.citation(self.jurisdiction) or FORMAT
+        if (rule or check.rule) not in check.slugs:
+            raise ValueError(f"check {check.name!r} reports rule {rule!r}, which it does not declare")
         finding = self.offering.finding(tuple(node), level, message, cited, key=key, at=at,
                                         rule=rule_code(self.jurisdiction, cited, rule or check.rule))
         self.findings.append(finding)
@@ -108,7 +119,7 @@ def clause_code(jurisdiction: Jurisdiction, citation: str) -> str:
     text = citation[len(prefix):] if prefix and citation.startswith(prefix) else citation
     text = text.split(",")[0] if not text.startswith(",") else text  # "13:69E-1.13Z(b)4, (c)": the first clause
     text = re.sub(r"^\s*[\d]+:[\dA-Z]+-", "", text.strip(" ,"))  # a title:chapter- prefix (13:69F-)
-    text = text.replace("Chapter", "").replace("Table", "T").replace("§", "")
+    text = re.sub(r"Table\s*(\d+)", r"T\1", text.replace("Chapter", "").replace("§", ""))
     text = re.sub(r"[\s()]", "", text)
     return text or "text"
 

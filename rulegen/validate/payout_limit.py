@@ -9,7 +9,7 @@ from rulegen.jurisdiction import Jurisdiction
 from rulegen.money import dollars
 from rulegen.offering import Offering
 from rulegen.resolved import resolve
-from rulegen.validate.core import Check, Context, number
+from rulegen.validate.core import Check, Context, dotted, get, number
 
 if TYPE_CHECKING:
     from rulegen.math.results import MaxWin
@@ -38,11 +38,6 @@ def payout_limit(ctx: Context, check: Check) -> None:
     figure = max(base_amount, max_win.amount) if base_amount is not None else max_win.amount
     how = _floor_words(max_win, base_amount, figure)
     counted = j.cited("payout_limit", "counted_in_max_win")
-    required = j.cited("payout_limit", "required")
-    if amount is None and required is not None and required.value and not isinstance(limit, dict):
-        ctx.add(check, ("payout_limit",), "warning",
-                f"no payout_limit is stated; the limit applies by force of the text and is {dollars(figure)}: state "
-                "it so the rules document and the sign show it", required.citation, key=True, rule="stated")
     kind = rule.value
     if amount is not None:
         if kind == "at_least_greater_of" and amount < figure:
@@ -67,10 +62,28 @@ def payout_limit(ctx: Context, check: Check) -> None:
                     f"wager: {how}; the cap would cut such a win", rule.citation)
     place = node if amount is not None else ("payout_limit",)
     if rule.reading:
-        ctx.add(check, place, "note", rule.reading, rule.citation, key=key, rule="reading")
+        ctx.add(check, place, "note", f"{dotted(place)}: {rule.reading}", rule.citation, key=key, rule="reading")
     if counted is not None and counted.reading:
-        ctx.add(check, place, "note", f"{counted.reading} (floor figure: {dollars(max_win.amount)})",
-                counted.citation, key=key, rule="reading")
+        ctx.add(check, place, "note", f"{dotted(place)}: {counted.reading} (the maximum win per round at the minimum "
+                f"wager is {dollars(max_win.amount)})", counted.citation, key=key, rule="reading")
+
+
+def limit_stated(ctx: Context, check: Check) -> None:
+    """Where the text sets the limit by its own force, the offering states it (the documents print it)."""
+    required = ctx.cited("payout_limit", "required")
+    rule = ctx.cited("payout_limit", "rule")
+    if required is None or not required.value or ctx.get(("payout_limit",)) is not None \
+            or ctx.failed(("payout_limit",)):
+        return
+    if rule is not None and rule.value == "equals_greater_of":
+        base = ctx.cited("payout_limit", "base_amount")
+        words = (f"the aggregate payout limit shall be {dollars(Decimal(str(base.value)))} or the maximum amount one "
+                 "player could win per round at the minimum wager, whichever is greater"
+                 if base is not None and base.value is not None else "the text sets the aggregate payout limit")
+        message = f"payout_limit is missing; {words}: state it so the rules document and the sign show it"
+    else:
+        message = "payout_limit is missing; the text sets an aggregate payout limit: state it"
+    ctx.add(check, ("payout_limit",), "error", message, required.citation, at=(), rule="limit-stated")
 
 
 def _floor_words(max_win: MaxWin, base_amount, figure) -> str:
@@ -99,5 +112,6 @@ def maximum_win(offering: Offering, jurisdiction: Jurisdiction):
 
 
 CHECKS = (
-    Check("payout limit", ("payout_limit", "amount"), ("payout_limit", "rule"), "limit", payout_limit, gate=True),
+    Check("payout limit stated", ("payout_limit",), ("payout_limit", "required"), "limit-stated", limit_stated),
+    Check("payout limit", ("payout_limit", "amount"), ("payout_limit", "rule"), "limit", payout_limit, gate=True, also=("reading",)),
 )

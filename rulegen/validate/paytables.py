@@ -5,11 +5,20 @@ from __future__ import annotations
 
 import difflib
 
-from rulegen.evaluator import PAY_CLASSES
+from rulegen.evaluator import PAY_CLASS_INDEX, PAY_CLASSES
+from rulegen.game import _OR_BETTER as OR_BETTER
 from rulegen.jurisdiction import FORMAT
 from rulegen.resolved import odds_mapping, payout_vector, resolve_paytable
-from rulegen.validate.core import Check, Context, describe, dotted
+from rulegen.validate.core import ANY, Check, Context, describe, dotted
 
+
+KIND_WORDS = {"criss_cross": "Criss Cross paytable", "ante": "ante paytable", "five_card_bonus": "Five Card Bonus paytable",
+              "six_card_bonus": "Six Card Bonus paytable"}
+HAND_WORDS = {"pair_jacks_or_better": "a pair of jacks or better", "pair_sixes_through_tens": "a pair of 6s through 10s",
+              "pair_sixes_or_better": "a pair of 6s or better", "no_qualifying_hand": "less than a pair of 6s",
+              "two_pair": "two pair", "royal_flush": "a royal flush", "straight_flush": "a straight flush",
+              "four_of_a_kind": "four of a kind", "full_house": "a full house", "flush": "a flush",
+              "straight": "a straight", "three_of_a_kind": "three of a kind"}
 TABLES = ((("paytables", "criss_cross"), "criss_cross", "the Criss Cross paytable"),
           (("paytables", "ante"), "ante", "the ante paytable"),
           (("five_card_bonus", "paytable"), "five_card_bonus", "the Five Card Bonus paytable"),
@@ -57,24 +66,86 @@ def named(ctx: Context, check: Check) -> None:
         ctx.add(check, node, "error", message, _citation(ctx, kind))
 
 
+def _best_match(ctx: Context, kind: str, given: tuple) -> tuple[str, object, tuple] | None:
+    """(name, cited, vector) of the authorized table closest to `given` (fewest pay classes differing)."""
+    best = None
+    for name in ctx.j.paytable_names(kind):
+        cited = ctx.j.paytable(kind, name)
+        if cited is None:
+            continue
+        vector = payout_vector(odds_mapping(cited.value))
+        distance = sum(1 for a, b in zip(vector, given) if a != b)
+        if best is None or distance < best[0]:
+            best = (distance, name, cited, vector)
+    return best[1:] if best else None
+
+
+def _row_of(table: dict, pay_class: str) -> str | None:
+    """The row of a written-out table that pays `pay_class`: its own row, or the `_or_better` row reaching it."""
+    if pay_class in table:
+        return pay_class
+    index = PAY_CLASS_INDEX[pay_class]
+    reach = [(base, key) for key, base in OR_BETTER.items() if key in table and base <= index]
+    return max(reach)[1] if reach else None
+
+
+def table_words(ctx: Context, kind: str, name: str, cited) -> str:
+    """How a message names an authorized table: "New Jersey's Table 1", "Maryland's standard table"."""
+    if "Table " in cited.citation:
+        return f"{ctx.j.name}'s Table {cited.citation.rsplit('Table ', 1)[1]}"
+    return f"{ctx.j.name}'s {name} {KIND_WORDS[kind]}"
+
+
 def written_out(ctx: Context, check: Check) -> None:
+    """A written-out table equals an authorized one: one error per differing row, at that row."""
     if _written_freely(ctx):
         return
-    j = ctx.j
     for node, kind, label, choice in _choices(ctx):
         if isinstance(choice, str):
             continue
-        _table, name, _cited = resolve_paytable(j, kind, choice)
-        if name is None:
-            names = j.paytable_names(kind)
-            ctx.add(check, node, "error",
-                    f"{dotted(node)} pays differently from every {label} {j.name} authorizes; use "
-                    f"{', '.join(repr(n) for n in names) or 'an authorized table'} or write one out exactly",
-                    _citation(ctx, kind))
+        given = payout_vector(odds_mapping(choice))
+        _table, name, _cited = resolve_paytable(ctx.j, kind, choice)
+        match = _best_match(ctx, kind, given) if name is None else None
+        if match is None:
+            continue
+        name, cited, authorized = match
+        words = table_words(ctx, kind, name, cited)
+        reported: set[str] = set()
+        missing: list[str] = []
+        for index in reversed(range(len(PAY_CLASSES))):  # strongest hand first, as a paytable reads
+            if given[index] == authorized[index]:
+                continue
+            hand = PAY_CLASSES[index]
+            row = _row_of(choice, hand)
+            if row is None:
+                missing.append(hand)
+                continue
+            if row in reported:
+                continue
+            reported.add(row)
+            row_node = node + (row,)
+            authorized_rows = odds_mapping(cited.value)
+            if row in authorized_rows:
+                base = row if row in PAY_CLASS_INDEX else PAY_CLASSES[OR_BETTER[row]]
+                ctx.add(check, row_node, "error",
+                        f"{dotted(row_node)} is {_odds(choice[row])}; {words} pays "
+                        f"{_pay_words(authorized[PAY_CLASS_INDEX[base]])}", cited.citation, key=True)
+            else:
+                ctx.add(check, row_node, "error",
+                        f"{dotted(row_node)} is a row {words} does not have; it pays {_odds(choice[row])} for "
+                        f"{_hand(hand)}, where {words} pays {_pay_words(authorized[index])} (its rows are "
+                        f"{', '.join(authorized_rows)})", cited.citation, key=True, rule="table-extra-row")
+        for hand in missing:
+            row_node = node + (hand,)
+            ctx.add(check, row_node, "error",
+                    f"{dotted(row_node)} is missing; {words} pays "
+                    f"{_pay_words(authorized[PAY_CLASS_INDEX[hand]])} for {_hand(hand)}", cited.citation,
+                    key=True, at=node, rule="table-missing-row")
 
 
 def well_formed(ctx: Context, check: Check) -> None:
-    """Where the operator writes its own tables: no negative pays, and a better hand never pays less."""
+    """Where the operator writes its own tables: a better hand never pays less than a worse one. The error is
+    at the row of the better hand that pays less."""
     if not _written_freely(ctx):
         return
     for node, _kind, _label, choice in _choices(ctx):
@@ -85,21 +156,70 @@ def well_formed(ctx: Context, check: Check) -> None:
         except Exception as exc:  # a table the game layer refuses
             ctx.add(check, node, "error", f"{dotted(node)} is not a usable paytable: {exc}")
             continue
-        for weaker in range(len(vector)):
-            found = next((stronger for stronger in range(weaker + 1, len(vector))
-                          if vector[stronger] < vector[weaker]), None)
-            if found is not None:
-                ctx.add(check, node, "error",
-                        f"{dotted(node)} pays {_pay_words(vector[found])} for "
-                        f"{PAY_CLASSES[found].replace('_', ' ')} but {_pay_words(vector[weaker])} for the weaker "
-                        f"{PAY_CLASSES[weaker].replace('_', ' ')}; a better hand must never pay less than a worse "
-                        "one")
-                break
+        # each pair of hands out of order (the better one paying less); the rows to blame are the fewest that
+        # cover every such pair: first the row in most of them (a raised or lowered row), on a tie the weaker
+        inversions = {(w, b) for w in range(len(vector)) for b in range(w + 1, len(vector)) if vector[b] < vector[w]}
+        while inversions:
+            counts: dict[int, int] = {}
+            for pair in inversions:
+                for index in pair:
+                    counts[index] = counts.get(index, 0) + 1
+            culprit = max(counts, key=lambda i: (counts[i], -i))
+            pairs = sorted(p for p in inversions if culprit in p)
+            inversions -= set(pairs)
+            hand = PAY_CLASSES[culprit]
+            row = _row_of(choice, hand)
+            row_node = node + (row,) if row else node + (hand,)
+            ups = [b for w, b in pairs if w == culprit]  # better hands that pay less than this one
+            downs = [w for w, b in pairs if b == culprit]  # weaker hands that pay more than this one
+            parts = []
+            for others, more, kind in ((ups, "more", "better"), (downs, "less", "weaker")):
+                if others:
+                    shown = _join([f"{_hand(PAY_CLASSES[o])} ({_short_pay(vector[o])})" for o in others])
+                    parts.append(f"{more} than {shown}, {'a ' + kind + ' hand' if len(others) == 1 else kind + ' hands'}")
+            ctx.add(check, row_node, "error",
+                    f"{dotted(row_node)} pays {_pay_words(vector[culprit])} for {_hand(hand)}, {' and '.join(parts)}; "
+                    "a better hand never pays less than a worse one", key=True, at=None if row else node)
+
+
+def _short_pay(value) -> str:
+    return "it loses" if value < 0 else "a push" if value == 0 else f"{value} to 1"
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _pays(value) -> str:
+    if value < 0:
+        return "loses"
+    if value == 0:
+        return "is a push"
+    return f"pays {value} to 1"
+
+
+def _odds(value) -> str:
+    if isinstance(value, str):
+        return value
+    return f"{_plain(value)} to 1"
+
+
+def _plain(value) -> str:
+    text = str(value)
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _for(row: str, hand: str) -> str:
+    return "" if row == hand else f" for {_hand(hand)}"
+
+
+def _hand(hand: str) -> str:
+    return HAND_WORDS.get(hand, hand.replace("_", " "))
 
 
 def _pay_words(value) -> str:
     if value < 0:
-        return "a loss"
+        return "nothing (the hand loses)"
     if value == 0:
         return "a push"
     return f"{value} to 1"
@@ -107,8 +227,8 @@ def _pay_words(value) -> str:
 
 CHECKS = (
     Check("named paytable is authorized", ("paytables",), ("rules", "paytables_written_freely"), "named-table", named),
-    Check("written-out paytable equals an authorized one", ("paytables",), ("rules", "paytables_written_freely"),
-          "table", written_out),
-    Check("written-out paytable is well formed", ("paytables",), ("rules", "paytables_written_freely"),
-          "table-order", well_formed),
+    Check("written-out paytable equals an authorized one, row by row", ("paytables", ANY, ANY),
+          ("rules", "paytables_written_freely"), "table-row", written_out, also=("table-extra-row", "table-missing-row")),
+    Check("written-out paytable is well formed, row by row", ("paytables", ANY, ANY),
+          ("rules", "paytables_written_freely"), "table-order", well_formed),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulegen.validate.core import Check, Context
+from rulegen.validate.core import Check, Context, dotted
 
 # the reading's key in the jurisdiction data -> the field it concerns
 READING_FIELDS = (("ante_table", ("paytables", "ante")), ("middle_both_push", ("paytables", "criss_cross")))
@@ -12,7 +12,7 @@ def readings(ctx: Context, check: Check) -> None:
     for key, node in READING_FIELDS:
         reading = ctx.j.reading(key)
         if reading and reading.get("reading"):
-            ctx.add(check, node, "note", reading["reading"], reading.get("citation"))
+            ctx.add(check, node, "note", f"{dotted(node)}: {reading['reading']}", reading.get("citation"))
 
 
 CHECKS = (

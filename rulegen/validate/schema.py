@@ -36,6 +36,25 @@ def _schemas() -> dict[str, dict]:
     return _read_schemas(tuple(schema_files().items()), codes())
 
 
+def schema_rules() -> dict[str, str]:
+    """{slug: the x-message of its first constraint} over the jurisdiction schemas."""
+    found: dict[str, str] = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "x-rule" in node:
+                found.setdefault(node["x-rule"], str(node.get("x-message", "")))
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    for schema in _schemas().values():
+        walk(schema)
+    return found
+
+
 @cache
 def _read_schemas(files: tuple[tuple[str, Path], ...], known: tuple[str, ...]) -> dict[str, dict]:
     """Every schema by file name, its `$id` the file's own name under SCHEMA_BASE (so a schema copied for a new
@@ -95,9 +114,23 @@ def jsonable(node):
 
 def schema_findings(offering: Offering, data, jurisdiction: Jurisdiction | None) -> list[Finding]:
     findings: list[Finding] = []
-    for error in _validator().iter_errors(data):
-        findings.extend(_Explainer(offering, jurisdiction).explain(error))
-    return findings
+    explainer = _Explainer(offering, jurisdiction)
+    for error in sorted(_validator().iter_errors(data), key=_priority):
+        findings.extend(explainer.explain(error))
+    # one finding per problem: a node the schema rejects for two reasons (a date neither real nor YYYY-MM-DD)
+    # is reported once, for the more telling reason
+    unique: dict[tuple, Finding] = {}
+    for finding in findings:
+        unique.setdefault((finding.node, finding.level), finding)
+    return list(unique.values())
+
+
+_PRIORITY = ("required", "additionalProperties", "type", "not", "const", "enum", "format")
+
+
+def _priority(error) -> tuple:
+    kind = error.validator
+    return (_PRIORITY.index(kind) if kind in _PRIORITY else len(_PRIORITY), list(error.absolute_path).__repr__())
 
 
 class _Explainer:
@@ -122,6 +155,11 @@ class _Explainer:
         def found(where, message, *, key=False, at=None):
             return [self.finding(where, message, citation, schema, kind, key=key, at=at)]
 
+        if "propertyNames" in error.schema_path:  # a key that is not a hand class: the error is at the key
+            target = node + (error.instance,)
+            return [self.finding(target, f"{dotted(target)} is not a hand class; {note}" if note else
+                                 f"{dotted(target)} is not a hand class", citation, schema, "propertyNames",
+                                 key=True)]
         if kind in ("oneOf", "anyOf") and error.context:
             branches: dict[int, list] = {}
             for sub in error.context:
@@ -139,8 +177,8 @@ class _Explainer:
                 if key in known:
                     continue
                 hint = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
-                where = f"in {field}" if node else "at the top level"
-                message = f"unknown field '{key}' {where}"
+                where = f"of {field}" if node else "of an offering"
+                message = f"{dotted(node + (key,))} is not a field {where}"
                 message += f"; did you mean '{hint[0]}'?" if hint else f"; the fields here are {', '.join(allowed)}"
                 if error.instance.get(key) is None and not hint:
                     message += (" (if it belongs to the value before it: inside { }, a comma ends a value, so put a "
@@ -153,12 +191,14 @@ class _Explainer:
             message = f"{dotted(target)} is missing" + (f"; {note}" if note else "")
             return found(target, message, key=bool(node), at=node)  # at the key of the mapping that lacks it
         if kind == "dependentRequired":
-            return found(node, note or error.message)
+            needed = [name for names in (error.validator_value or {}).values() for name in names
+                      if isinstance(error.instance, dict) and name not in error.instance]
+            target = node + (needed[0],) if needed else node
+            return found(target, f"{dotted(target)} is missing; {note}" if note else error.message, key=bool(node),
+                         at=node)
         if kind == "not":
             return found(node, f"{field} is not allowed here: {note}" if note else f"{field} is not allowed here",
                          key=True)
-        if kind == "propertyNames":
-            return found(node + (error.instance,), f"'{error.instance}' is not a hand class; {note}", key=True)
         if kind == "format":
             return found(node, f"{field} is {describe(error.instance)}, which is not a real date (YYYY-MM-DD)")
         if kind == "type":

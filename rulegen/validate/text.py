@@ -15,14 +15,14 @@ SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
 def signoff_present(ctx: Context, check: Check) -> None:
     signoff = ctx.get(("signoff",))
     if not isinstance(signoff, list):
-        ctx.add(check, ("signoff",), "note", "no sign-off yet: every document says DRAFT until the offering is "
-                                             "prepared, reviewed and approved", key=True, at=("offering",))
+        ctx.add(check, ("signoff",), "note", "signoff is not given yet: every document says DRAFT until the offering "
+                                             "is prepared, reviewed and approved", key=True, at=("offering",))
         return
     roles = {entry.get("role") for entry in signoff if isinstance(entry, dict)}
     missing = [role for role in SIGNOFF_ROLES if role not in roles]
     if missing:
-        ctx.add(check, ("signoff",), "note", f"the sign-off lacks {', '.join(missing)}: every document says DRAFT "
-                                             "and --final is refused until all three roles have signed", key=True)
+        ctx.add(check, ("signoff",), "note", f"signoff has no {' or '.join(missing)} entry yet: every document says "
+                                             "DRAFT and --final is refused until all three roles have signed", key=True)
 
 
 def signoff_roles_once(ctx: Context, check: Check) -> None:
@@ -36,42 +36,6 @@ def signoff_roles_once(ctx: Context, check: Check) -> None:
                     f"signoff[{index}].role '{role}' is given twice (also signoff[{seen[role]}]); each role signs once")
         else:
             seen[role] = index
-
-
-def signoff_before_effective(ctx: Context, check: Check) -> None:
-    effective = ctx.get(("offering", "effective_date"))
-    for index, entry in enumerate(ctx.get(("signoff",)) or []):
-        if not isinstance(entry, dict):
-            continue
-        date = entry.get("date")
-        if isinstance(date, str) and isinstance(effective, str) and date > effective:
-            ctx.add(check, ("signoff", index, "date"), "warning",
-                    f"signoff[{index}] ({entry.get('role')}) is dated {date}, after the effective date {effective}")
-
-
-EARLIEST_EFFECTIVE = "1980-01-01"  # the PDFs, their fonts and attachments are dated with the effective date
-LATEST_EFFECTIVE = "2999-12-31"
-
-
-def effective_date_in_range(ctx: Context, check: Check) -> None:
-    import datetime
-
-    node = ("offering", "effective_date")
-    value = ctx.get(node)
-    if not isinstance(value, str) or node in ctx.schema_nodes:
-        return
-    try:
-        day = datetime.date.fromisoformat(value)
-    except ValueError:
-        ctx.add(check, node, "error", f"offering.effective_date is {value!r}, which is not a day of the calendar")
-        return
-    earliest = datetime.date.fromisoformat(EARLIEST_EFFECTIVE)
-    latest = datetime.date.fromisoformat(LATEST_EFFECTIVE)
-    if not earliest <= day <= latest:
-        ctx.add(check, node, "error",
-                f"offering.effective_date is {value}; an effective date lies between {EARLIEST_EFFECTIVE} and "
-                f"{LATEST_EFFECTIVE} (every document, and the font and attachment timestamps inside it, is dated "
-                "with it, and those cannot record an earlier day)")
 
 
 def printed_text(ctx: Context):
@@ -185,10 +149,6 @@ CHECKS = (
     Check("sign-off complete", ("signoff",), FORMAT, "signoff", signoff_present, jurisdictional=False),
     Check("each role signs once", ("signoff", ANY, "role"), FORMAT, "signoff-role", signoff_roles_once,
           jurisdictional=False),
-    Check("effective date in range", ("offering", "effective_date"), FORMAT, "effective-date-range",
-          effective_date_in_range, jurisdictional=False),
-    Check("sign-off dated before the effective date", ("signoff", ANY, "date"), FORMAT, "signoff-date",
-          signoff_before_effective, jurisdictional=False),
     Check("printed text is plain", ("offering", "operator", "name"), FORMAT, "markup", plain_text,
           jurisdictional=False),
     Check("printed text is printable", ("offering", "operator", "name"), FORMAT, "unprintable", printable,
