@@ -277,7 +277,8 @@ def test_verify_rebuild_renders_the_same_rules_pdf(builds):
 def test_previous_revision_adds_a_changes_section(tmp_path):
     sample = next(s for s in SAMPLES if s.stem.startswith("pa"))
     new = tmp_path / "new.yaml"
-    new.write_text(sample.read_text().replace("  version: 1", "  version: 2").replace("maximum: 200", "maximum: 300"))
+    new.write_text(sample.read_text().replace("  version: 1", "  version: 2").replace("maximum: 200", "maximum: 300")
+                   .replace("effective_date: 2027-04-01", "effective_date: 2027-07-01"))
     result = pipeline.build(new, pipeline.BuildOptions(out_dir=tmp_path / "out", previous=sample))
     text = pdf_text(result.files["rules.pdf"])
     assert "Changes from revision 1" in text

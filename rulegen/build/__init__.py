@@ -149,6 +149,21 @@ def check_figures(recorded: dict[str, Any] | None, fresh: dict[str, Any]) -> Non
 
 # --- what the filing layer contributes ----------------------------------------------------------------------------
 
+def check_previous(previous: Path | None, offering: Any) -> None:
+    """`--previous` names the revision this one follows: the same offering id and jurisdiction, a lower version,
+    an earlier effective date. Anything else stops the build (exit 1) with the findings in the new file."""
+    if previous is None:
+        return
+    from rulegen.filing import offering_from_path
+    from rulegen.validate import check_revision
+
+    findings = check_revision(offering_from_path(previous), offering)
+    if findings:
+        count = len(findings)
+        raise OfferingInvalid(f"{offering.display_path}: {count} error{'s' if count != 1 else ''} against the "
+                              f"previous revision {previous}; nothing was built", findings)
+
+
 def changes_from_previous(previous: Path | None, offering: Any) -> dict[str, Any] | None:
     """The "changes from revision N" section: the filing layer compares the two revisions."""
     if previous is None:
@@ -222,6 +237,7 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     if options.sign is not None and not Path(options.sign).exists():
         raise InputError(f"the signing identity {options.sign} does not exist")
     loaded, findings = load_and_validate(Path(path), display)
+    check_previous(options.previous, loaded)
     offering = resolve(loaded)
     draft = draft_status(offering, options.final)
     # The cheap checks come before the math and the rendering: an unwritable output folder or a signing

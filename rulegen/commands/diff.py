@@ -23,15 +23,20 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Every change between two revisions in a regulator's words, by section of the rules, with citations."""
         from rulegen.filing.diff import changes_json, diff_offerings, math_diff, offering_from_path
+        from rulegen.validate import check_revision
 
         before = offering_from_path(old, str(old))
         after = offering_from_path(new, str(new))
+        revision = check_revision(before, after, level="warning")  # reported; the diff goes on
         changes = diff_offerings(before, after)
         mathematics = math_diff(before, after) if changes else {"changes": [], "note": None}
         if format == "json":
-            typer.echo(json.dumps(changes_json(changes, str(old), str(new), mathematics), indent=2,
-                                  ensure_ascii=False))
+            payload = changes_json(changes, str(old), str(new), mathematics)
+            payload["revision_findings"] = [finding.to_json() for finding in revision]
+            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
             raise typer.Exit(code=int(ExitCode.OK))
+        for finding in revision:
+            typer.echo(finding.format())
         if not changes:
             typer.echo(f"No changes between {old} and {new}.")
             raise typer.Exit(code=int(ExitCode.OK))
