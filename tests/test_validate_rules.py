@@ -174,6 +174,106 @@ CASES = [
 ]
 
 
+# The other message templates, each rendered once and read (the checklist in test_validate.py checks their lines
+# and citations; here, their words).
+MESSAGES = [
+    ('finite', 'pa', {("limits", "ante", "maximum"): float("inf")}, ('limits', 'ante', 'maximum'),
+     'error', 'offering format', 'FORMAT-finite',
+     'limits.ante.maximum is inf; numbers must be finite'),
+    ('cents', 'pa', {("limits", "ante", "minimum"): 5.555}, ('limits', 'ante', 'minimum'),
+     'error', 'offering format', 'FORMAT-cents',
+     'limits.ante.minimum is 5.555; money is whole dollars or dollars and cents (at most two decimal places)'),
+    ('min-max', 'pa', {("five_card_bonus", "minimum"): 60}, ('five_card_bonus', 'minimum'),
+     'error', 'offering format', 'FORMAT-min-max',
+     'five_card_bonus.minimum is $60, above the Five Card Bonus maximum $25'),
+    ('signoff-role', 'pa', {("signoff",): [{"role": "prepared", "name": "A", "title": "B", "date": "2026-11-02"}, {"role": "prepared", "name": "C", "title": "D", "date": "2026-11-03"}]}, ('signoff', 1, 'role'),
+     'error', 'offering format', 'FORMAT-signoff-role',
+     "signoff[1].role 'prepared' is given twice (also signoff[0]); each role signs once"),
+    ('signoff-missing-roles', 'pa', {("signoff",): [{"role": "prepared", "name": "A", "title": "B", "date": "2026-11-02"}]}, ('signoff',),
+     'note', 'offering format', 'FORMAT-signoff',
+     'signoff has no reviewed or approved entry yet: every document says DRAFT and --final is refused until all three roles have signed'),
+    ('markup', 'pa', {("offering", "operator", "name"): "<b>Casino</b>"}, ('offering', 'operator', 'name'),
+     'warning', 'offering format', 'FORMAT-markup',
+     'offering.operator.name looks like markup or template syntax; it is plain text and will be printed exactly as written'),
+    ('unprintable', 'pa', {("offering", "operator", "licence"): "Licence\u200b 12"}, ('offering', 'operator', 'licence'),
+     'error', 'offering format', 'FORMAT-unprintable',
+     'offering.operator.licence contains U+200B zero width space, which the documents cannot print the same way on every machine (rulegen prints Latin, Greek and Cyrillic letters, punctuation and common symbols); write it without'),
+    ('logo', 'pa', {("offering", "operator", "logo"): "missing.png"}, ('offering', 'operator', 'logo'),
+     'error', 'offering format', 'FORMAT-logo',
+     "offering.operator.logo 'missing.png': no such file beside the offering file"),
+    ('named-table', 'md', {("paytables", "criss_cross"): "standrad"}, ('paytables', 'criss_cross'),
+     'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §A', 'MD-12A-named-table',
+     "paytables.criss_cross is 'standrad', which is not a Criss Cross paytable Maryland authorizes; did you mean 'standard'?"),
+    ('two-decks-shuffler', 'nj', {("cards", "decks"): 2, ("cards", "back_colours"): ["red", "blue"]}, ('cards', 'shuffling'),
+     'error', 'N.J.A.C. 13:69F-40.2(a)', 'NJ-40.2a-two-decks-shuffler',
+     "cards.shuffling is 'manual'; two decks are allowed only with an automated card shuffling device"),
+    ('hand-dealing-shuffler', 'pa', {("cards", "shuffling"): "manual"}, ('cards', 'shuffling'),
+     'error', '58 Pa. Code § 674a.9(a)(1)', 'PA-674a.9a1-hand-dealing-shuffler',
+     "cards.shuffling is 'manual'; cards dealt from the hand must be shuffled by an automated shuffling device"),
+    ('minimum-reset', 'md', {("bonus_spin", "top_prize", "reset"): 4000}, ('bonus_spin', 'top_prize', 'reset'),
+     'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §D(6)(b)(iv)', 'MD-12D6biv-minimum',
+     'bonus_spin.top_prize.reset is $4,000; the reset amount for paytable D must be at least $5,000'),
+    ('weights-note', 'md', {}, ('bonus_spin', 'wheel'),
+     'note', 'offering format', 'FORMAT-weights',
+     "bonus_spin.wheel is not given, so no return figure for the Bonus Spin can be computed; the math appendix gives the return as a function of the wheel's mean prize and needs the manufacturer's weights for a figure"),
+    ('limit-nj', 'nj', {("payout_limit", "amount"): 40000}, ('payout_limit', 'amount'),
+     'error', 'N.J.A.C. 13:69F-40.11(d)', 'NJ-40.11d-limit',
+     'payout_limit.amount is $40,000; the payout limit must be $50,000; the most one player can win in a round at the minimum wager is $33,070 (antes $10 each and 3x raises of $30: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $5 on flush, ace high (Kc Ac 8c 9c Tc)) and the greater of $50,000 and that is $50,000'),
+    ('limit-md-above', 'md', {("payout_limit", "amount"): 60000}, ('payout_limit', 'amount'),
+     'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §B', 'MD-12B-limit',
+     'payout_limit.amount is $60,000, above the $50,000 the aggregate payout limit may not exceed; the most one player can win in a round at the minimum wager is $16,520 (antes $5 each and 3x raises of $15: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $1 on flush, ace high (Kc Ac 8c 9c Tc)) and the greater of $50,000 and that is $50,000'),
+    ('limit-md-below', 'md', {("payout_limit", "amount"): 40000}, ('payout_limit', 'amount'),
+     'warning', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §B', 'MD-12B-limit',
+     'payout_limit.amount is $40,000, below $50,000; the most one player can win in a round at the minimum wager is $16,520 (antes $5 each and 3x raises of $15: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $1 on flush, ace high (Kc Ac 8c 9c Tc)) and the greater of $50,000 and that is $50,000'),
+    ('limit-pa', 'pa', {("payout_limit", "amount"): 25000}, ('payout_limit', 'amount'),
+     'error', '58 Pa. Code § 674a.12(d)', 'PA-674a.12d-limit',
+     'payout_limit.amount is $25,000, below the floor of $50,000; the most one player can win in a round at the minimum wager is $16,510 (antes $5 each and 3x raises of $15: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down) and the greater of $50,000 and that is $50,000'),
+    ('limit-house', 'house', {("payout_limit", "amount"): 500}, ('payout_limit', 'amount'),
+     'warning', 'House rules, Pay Tables', 'HOUSE-PayTables-limit',
+     'payout_limit.amount is $500, below the maximum win per round at the minimum wager: the most one player can win in a round at the minimum wager is $3,624 (antes $2 each and 3x raises of $6: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $2 on flush, ace high (Kc Ac 8c 9c Tc)); the cap would cut such a win'),
+    ('type', 'pa', {("table", "positions"): "six"}, ('table', 'positions'),
+     'error', 'offering format', 'FORMAT-type',
+     "table.positions is 'six'; it should be a whole number (the number of betting positions is a whole number)"),
+    ('enum', 'pa', {("cards", "dealing"): "robot"}, ('cards', 'dealing'),
+     'error', 'offering format', 'FORMAT-value',
+     "cards.dealing is 'robot'; cards are dealt from a manual shoe, from the hand, or from an automated shoe"),
+    ('const', 'pa', {("schema_version",): 2}, ('schema_version',),
+     'error', 'offering format', 'FORMAT-value',
+     'schema_version is 2; the only schema_version is 1'),
+    ('required', 'pa', {("cards", "shuffling"): DELETE}, ('cards', 'shuffling'),
+     'error', 'offering format', 'FORMAT-required',
+     'cards.shuffling is missing'),
+    ('length', 'pa', {("offering", "operator", "name"): ""}, ('offering', 'operator', 'name'),
+     'error', 'offering format', 'FORMAT-length',
+     "offering.operator.name has 0 characters; the operator's name is plain text of 1 to 200 characters"),
+    ('count', 'pa', {("cards", "back_colours"): []}, ('cards', 'back_colours'),
+     'error', 'offering format', 'FORMAT-count',
+     'cards.back_colours has 0 entries; one back colour per deck'),
+    ('not-allowed', 'nj', {("limits", "adjacent_boxes"): 2}, ('limits', 'adjacent_boxes'),
+     'error', 'offering format', 'FORMAT-adjacent-boxes',
+     "limits.adjacent_boxes is not allowed here; adjacent_boxes is a Pennsylvania field; New Jersey's text sets no such rule"),
+    ('no-bonus-spin', 'pa', {("bonus_spin",): {"kind": "progressive", "wager": 5, "paytable": "A", "top_prize": {"kind": "fixed", "initial": 1000}}}, ('bonus_spin',),
+     'error', '58 Pa. Code § 674a.7(e)', 'PA-674a.7e-no-bonus-spin',
+     'bonus_spin is not allowed here; Pennsylvania authorizes no Bonus Spin wager: the only optional wager its rules name is the Five Card Bonus'),
+    ('form', 'pa', {("offering", "id"): "Bad Id"}, ('offering', 'id'),
+     'error', 'offering format', 'FORMAT-form',
+     "offering.id is 'Bad Id'; an id is 3 to 64 lower-case letters, digits or hyphens; it names the build folder"),
+    ('range', 'pa', {("limits", "ante", "minimum"): -5}, ('limits', 'ante', 'minimum'),
+     'error', 'offering format', 'FORMAT-range',
+     'limits.ante.minimum is -5; an amount of money is a positive number of dollars, whole or with cents'),
+]
+
+
+@pytest.mark.parametrize("name, base, changes, node, level, citation, rule, message", MESSAGES,
+                         ids=[c[0] for c in MESSAGES])
+def test_each_message_word_for_word(tmp_path, name, base, changes, node, level, citation, rule, message):
+    path = mutated(tmp_path, base, changes)
+    found = [f for f in validate_file(path).findings
+             if f.field == (dotted(node) or None) and f.level == level and f.rule == rule]
+    assert [(f.citation, f.message) for f in found] == [(citation, message)]
+    assert (found[0].line, found[0].column) in _place(load_offering(path), node)
+
+
 def _place(offering, node):
     """Where a finding about `node` may stand: the node's value or key; for a missing node, its parent's."""
     node = tuple(node)
@@ -230,7 +330,7 @@ def test_one_finding_per_problem_across_the_checklist(tmp_path):
 
 def _corpus(tmp_path):
     """Every finding of every mutation in this file and in test_validate's checklist."""
-    cases = [(c[1], c[2]) for c in CASES] + [(c[0], c[1]) for c in CHECKLIST]
+    cases = [(c[1], c[2]) for c in CASES + MESSAGES] + [(c[0], c[1]) for c in CHECKLIST]
     for index, (base, changes) in enumerate(cases):
         folder = tmp_path / str(index)
         folder.mkdir()
@@ -301,3 +401,39 @@ def test_a_later_revision_of_the_same_offering_passes(tmp_path):
                                                           ("offering", "effective_date"): "2027-06-01"}))
     assert check_revision(old, new) == []
     assert [f.rule for f in check_revision(new, old)] == ["FORMAT-revision-version", "FORMAT-revision-date"]
+
+
+def test_build_refuses_a_previous_revision_that_the_new_one_does_not_follow(tmp_path):
+    """Another state's offering as --previous: errors at the new file's fields, exit 1, nothing written."""
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from rulegen.resources import samples_dir
+
+    new, previous = samples_dir() / "pa-five-card-bonus.yaml", samples_dir() / "nj-bonus-spin.yaml"
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(new), "--previous", str(previous), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    codes = re.findall(r"^" + re.escape(str(new)) + r":\d+:\d+: error: .* \[offering format\] \((FORMAT-revision-[a-z]+)\)$",
+                       result.stdout, re.M)
+    assert codes == ["FORMAT-revision-id", "FORMAT-revision-jurisdiction", "FORMAT-revision-version"], result.output
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_diff_reports_a_pair_out_of_order_and_goes_on(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from rulegen.resources import samples_dir
+
+    sample = samples_dir() / "pa-five-card-bonus.yaml"
+    result = CliRunner().invoke(app, ["diff", str(sample), str(sample)])
+    assert result.exit_code == 0, result.output
+    assert re.findall(r"warning: .*\((FORMAT-revision-[a-z]+)\)$", result.stdout, re.M) == [
+        "FORMAT-revision-version", "FORMAT-revision-date"]
+    assert "No changes between" in result.stdout
+    payload = json.loads(CliRunner().invoke(app, ["diff", str(sample), str(sample), "--format", "json"]).stdout)
+    assert [f["rule"] for f in payload["revision_findings"]] == ["FORMAT-revision-version", "FORMAT-revision-date"]
+    assert {f["field"] for f in payload["revision_findings"]} == {"offering.version", "offering.effective_date"}

@@ -14,6 +14,8 @@ def back_colour_count(ctx: Context, check: Check) -> None:
     if not isinstance(cards, dict):
         return
     decks, colours = cards.get("decks"), cards.get("back_colours")
+    if ctx.failed(("cards", "back_colours")) or ctx.failed(("cards", "decks")):
+        return  # the schema has said what is wrong with them
     if isinstance(colours, list) and decks in (1, 2) and len(colours) != decks:
         rule = ctx.cited("rules", "one_deck_cover_card" if decks == 1 else "two_decks")
         ctx.add(check, ("cards", "back_colours"), "error",
@@ -28,7 +30,7 @@ def two_decks_shuffler(ctx: Context, check: Check) -> None:
         return
     allowed = (two.value or {}).get("requires_shuffling") or list(AUTOMATED)
     shuffling = ctx.get(("cards", "shuffling"))
-    if shuffling not in allowed:
+    if shuffling not in allowed and not ctx.failed(("cards", "shuffling")):
         ctx.add(check, ("cards", "shuffling"), "error",
                 f"cards.shuffling is {describe(shuffling)}; two decks are allowed only with an automated card "
                 "shuffling device")
@@ -49,6 +51,8 @@ def two_decks_backs(ctx: Context, check: Check) -> None:
 def hand_dealing_shuffler(ctx: Context, check: Check) -> None:
     rule = ctx.cited("rules", "hand_dealing_requires_automated_shuffler")
     shuffling = ctx.get(("cards", "shuffling"))
+    if ctx.failed(("cards", "shuffling")):
+        return  # missing or not a shuffling method: the schema says so
     if ctx.get(("cards", "dealing")) == "hand" and shuffling not in AUTOMATED and (rule is None or rule.value):
         ctx.add(check, ("cards", "shuffling"), "error",
                 f"cards.shuffling is {describe(shuffling)}; cards dealt from the hand must be shuffled by an "

@@ -53,9 +53,10 @@ def payout_limit(ctx: Context, check: Check) -> None:
                     f"payout_limit.amount is {dollars(amount)}, above the {dollars(figure)} the aggregate payout "
                     f"limit may not exceed; {how}", rule.citation)
         elif kind == "at_most_greater_of" and amount < figure:
+            cut = (f"; a limit below {dollars(max_win.amount)} would cut wins a minimum bettor can reach"
+                   if amount < max_win.amount else "")
             ctx.add(check, node, "warning",
-                    f"payout_limit.amount is {dollars(amount)}, below {dollars(figure)}; {how}. A lower limit would "
-                    "cut wins a minimum bettor can reach", rule.citation)
+                    f"payout_limit.amount is {dollars(amount)}, below {dollars(figure)}; {how}{cut}", rule.citation)
         elif kind == "operator_cap" and amount < max_win.amount:
             ctx.add(check, node, "warning",
                     f"payout_limit.amount is {dollars(amount)}, below the maximum win per round at the minimum "
@@ -64,8 +65,8 @@ def payout_limit(ctx: Context, check: Check) -> None:
     if rule.reading:
         ctx.add(check, place, "note", f"{dotted(place)}: {rule.reading}", rule.citation, key=key, rule="reading")
     if counted is not None and counted.reading:
-        ctx.add(check, place, "note", f"{dotted(place)}: {counted.reading} (the maximum win per round at the minimum "
-                f"wager is {dollars(max_win.amount)})", counted.citation, key=key, rule="reading")
+        ctx.add(check, place, "note", f"{dotted(place)}: {counted.reading.rstrip('.')}; for this offering it is "
+                f"{dollars(max_win.amount)}.", counted.citation, key=key, rule="reading")
 
 
 def limit_stated(ctx: Context, check: Check) -> None:

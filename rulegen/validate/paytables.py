@@ -60,7 +60,7 @@ def named(ctx: Context, check: Check) -> None:
             continue
         names = j.paytable_names(kind)
         hint = difflib.get_close_matches(choice, names, n=1, cutoff=0.5)
-        message = f"{dotted(node)} is {describe(choice)}, which is not a {label} {j.name} authorizes"
+        message = f"{dotted(node)} is {describe(choice)}, which is not a {KIND_WORDS[kind]} {j.name} authorizes"
         message += (f"; did you mean '{hint[0]}'?" if hint else
                     (f"; the named tables are {', '.join(names)}" if names else "; write the table out"))
         ctx.add(check, node, "error", message, _citation(ctx, kind))

@@ -197,7 +197,7 @@ class _Explainer:
             return found(target, f"{dotted(target)} is missing; {note}" if note else error.message, key=bool(node),
                          at=node)
         if kind == "not":
-            return found(node, f"{field} is not allowed here: {note}" if note else f"{field} is not allowed here",
+            return found(node, f"{field} is not allowed here; {note}" if note else f"{field} is not allowed here",
                          key=True)
         if kind == "format":
             return found(node, f"{field} is {describe(error.instance)}, which is not a real date (YYYY-MM-DD)")
@@ -212,7 +212,8 @@ class _Explainer:
                 message += f" ({note})"
             return found(node, message)
         if kind in ("minItems", "maxItems", "minProperties"):
-            return found(node, f"{field}: {note or error.message}")
+            count = len(error.instance) if isinstance(error.instance, (list, dict)) else 0
+            return found(node, f"{field} has {count} entr{'y' if count == 1 else 'ies'}; {note or error.message}")
         if kind in ("minLength", "maxLength"):
             length = len(error.instance) if isinstance(error.instance, str) else 0
             return found(node, f"{field} has {length} characters; {note or error.message}")
