@@ -50,7 +50,7 @@ def _spin(ctx: Context) -> dict | None:
 def _designated(ctx: Context) -> tuple[dict, Cited] | None:
     spin = _spin(ctx)
     table = bonus_spin_table(ctx.j, spin) if spin else None
-    return (spin, table) if table is not None else None
+    return (spin, table) if spin is not None and table is not None else None
 
 
 def table_name(jurisdiction: Jurisdiction, spin: dict, table: Cited) -> str:

@@ -20,7 +20,7 @@ def finite(ctx: Context, check: Check) -> None:
 
 
 def whole_cents(ctx: Context, check: Check) -> None:
-    nodes = list(MONEY_FIELDS)
+    nodes: list[tuple[str | int, ...]] = list(MONEY_FIELDS)
     for index, _segment in enumerate(ctx.get(("bonus_spin", "wheel")) or []):
         nodes.append(("bonus_spin", "wheel", index, "community"))
     for node in nodes:

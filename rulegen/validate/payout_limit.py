@@ -101,13 +101,10 @@ def maximum_win(offering: Offering, jurisdiction: Jurisdiction):
     data = offering.data
     counted_cited = jurisdiction.cited("payout_limit", "counted_in_max_win")
     counted = frozenset(counted_cited.value) if counted_cited else frozenset()
-    limits = data.get("limits") if isinstance(data.get("limits"), dict) else {}
-    ante = limits.get("ante") if isinstance(limits.get("ante"), dict) else {}
-    ante_minimum = number(ante.get("minimum"))
+    ante_minimum = number(get(data, ("limits", "ante", "minimum")))
     if ante_minimum is None:
         return None
-    five_card = data.get("five_card_bonus") if isinstance(data.get("five_card_bonus"), dict) else {}
-    five = number(five_card.get("minimum"))
+    five = number(get(data, ("five_card_bonus", "minimum")))
     rules = resolve(offering).game_rules
     return max_win_per_round(rules, ante_minimum, five if "five_card_bonus" in counted else None, counted)
 

@@ -7,7 +7,7 @@ import difflib
 
 from rulegen.evaluator import PAY_CLASS_INDEX, PAY_CLASSES
 from rulegen.game import _OR_BETTER as OR_BETTER
-from rulegen.jurisdiction import FORMAT
+from rulegen.jurisdiction import FORMAT, Cited
 from rulegen.resolved import odds_mapping, payout_vector, resolve_paytable
 from rulegen.validate.core import ANY, Check, Context, describe, dotted
 
@@ -66,7 +66,7 @@ def named(ctx: Context, check: Check) -> None:
         ctx.add(check, node, "error", message, _citation(ctx, kind))
 
 
-def _best_match(ctx: Context, kind: str, given: tuple) -> tuple[str, object, tuple] | None:
+def _best_match(ctx: Context, kind: str, given: tuple) -> tuple[str, Cited, tuple] | None:
     """(name, cited, vector) of the authorized table closest to `given` (fewest pay classes differing)."""
     best = None
     for name in ctx.j.paytable_names(kind):

@@ -26,7 +26,7 @@ def signoff_present(ctx: Context, check: Check) -> None:
 
 
 def signoff_roles_once(ctx: Context, check: Check) -> None:
-    seen: dict[str, int] = {}
+    seen: dict[object, int] = {}
     for index, entry in enumerate(ctx.get(("signoff",)) or []):
         if not isinstance(entry, dict):
             continue
@@ -40,7 +40,7 @@ def signoff_roles_once(ctx: Context, check: Check) -> None:
 
 def printed_text(ctx: Context):
     """(node, text) for each free-text value the documents print."""
-    nodes = [("offering", "operator", "name"), ("offering", "operator", "licence"),
+    nodes: list[tuple[str | int, ...]] = [("offering", "operator", "name"), ("offering", "operator", "licence"),
              ("bonus_spin", "top_prize", "description"), ("bonus_spin", "hardware_approval")]
     for index, entry in enumerate(ctx.get(("signoff",)) or []):
         if isinstance(entry, dict):
