@@ -200,7 +200,7 @@ MESSAGES = [
      'offering.operator.licence contains U+200B zero width space, which the documents cannot print the same way on every machine (rulegen prints Latin, Greek and Cyrillic letters, punctuation and common symbols); write it without'),
     ('logo', 'pa', {("offering", "operator", "logo"): "missing.png"}, ('offering', 'operator', 'logo'),
      'error', 'offering format', 'FORMAT-logo',
-     "offering.operator.logo 'missing.png': no such file beside the offering file"),
+     "offering.operator.logo 'missing.png': no such file"),
     ('named-table', 'md', {("paytables", "criss_cross"): "standrad"}, ('paytables', 'criss_cross'),
      'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §A', 'MD-12A-named-table',
      "paytables.criss_cross is 'standrad', which is not a Criss Cross paytable Maryland authorizes; did you mean 'standard'?"),
