@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from rulegen.cards import Card, check_distinct, format_cards, parse_cards
 from rulegen.errors import UsageError
-from rulegen.money import dollars, json_amount, signed_dollars
+from rulegen.money import dollars, json_number, signed_dollars
 from rulegen.evaluator import PAY_CLASS_INDEX, PAY_CLASSES, best_five, hand_name, pay_class
 
 HAND_CLASS_KEYS = PAY_CLASSES[1:] + ("pair_sixes_or_better",)
@@ -232,8 +232,8 @@ class Settlement:
                                             if self.community_pay_to_others is not None else None)}
 
 
-def _json_money(value: Decimal) -> int | str:
-    return json_amount(value)  # never a binary float: an integer for whole dollars, else exact text
+def _json_money(value: Decimal) -> Decimal:
+    return json_number(value)  # the exact decimal numeral, never a binary float (as math --json writes money)
 
 
 def money(value: Fraction | Decimal | int) -> Decimal:

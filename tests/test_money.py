@@ -42,7 +42,7 @@ def test_a_float_is_read_by_its_shortest_text_and_a_bool_is_refused():
         to_decimal(True)
 
 
-def test_settle_json_gives_cents_as_exact_text_never_a_float():
+def test_settle_json_gives_money_as_exact_decimal_numerals_never_a_float():
     import json
 
     from typer.testing import CliRunner
@@ -52,7 +52,7 @@ def test_settle_json_gives_cents_as_exact_text_never_a_float():
     result = CliRunner().invoke(app, ["settle", "--hole", "Js Ts", "--across", "As Ks", "--down", "9s 8s",
                                       "--middle", "Qs", "--ante", "2.50", "--bets", "1,0", "--format", "json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert data["net"] == "-7.50"  # three $2.50 wagers lost; whole amounts stay integers
-    assert [w["amount"] for w in data["wagers"]] == ["2.50", "2.50", "2.50"]
-    assert not any(isinstance(w[key], float) for w in data["wagers"] for key in ("amount", "net"))
+    data = json.loads(result.stdout, parse_float=Decimal)
+    assert data["net"] == Decimal("-7.50") and '"net": -7.50' in result.stdout  # three $2.50 wagers lost
+    assert [w["amount"] for w in data["wagers"]] == [Decimal("2.50")] * 3
+    assert '"amount": 2.50' in result.stdout

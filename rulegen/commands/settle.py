@@ -3,7 +3,6 @@ settled step by step with the hands named."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -76,7 +75,9 @@ def register(app: typer.Typer) -> None:
                                       five_card_bonus=amounts["five_card_bonus"], six_card=six_card,
                                       bonus_spin_wager=amounts["bonus_spin"], wheel_symbol=wheel)
             if format == "json":
-                typer.echo(json.dumps(settlement.to_json(), indent=2))
+                import simplejson  # money as exact decimal numerals, as math --json writes it
+
+                typer.echo(simplejson.dumps(settlement.to_json(), indent=2, use_decimal=True))
                 return
             for step in settlement.steps:
                 typer.echo(step)
