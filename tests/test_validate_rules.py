@@ -309,12 +309,11 @@ def test_a_wheel_of_weights_alone_takes_the_tables_community_pays(tmp_path):
 
 
 def test_the_documents_take_community_pays_from_the_designated_table_alone():
-    from rulegen.jurisdiction import bonus_spin_for
+    from rulegen.resolved import resolved_bonus_spin
 
-    data = {"offering": {"jurisdiction": "NJ"}, "bonus_spin": {
-        "kind": "progressive", "wager": 5, "paytable": "3", "top_prize": PROGRESSIVE,
-        "wheel": [dict(segment, community=999) for segment in WHEEL]}}
-    pays = {s.symbol: s.community for s in bonus_spin_for(data).segments}
+    spin = {"kind": "progressive", "wager": 5, "paytable": "3", "top_prize": PROGRESSIVE,
+            "wheel": [dict(segment, community=999) for segment in WHEEL]}
+    pays = {s.symbol: s.community for s in resolved_bonus_spin(load_jurisdiction("NJ"), spin).segments}
     assert pays["500"] == 100 and pays["200"] == 50 and pays["25"] == 15 and pays["350"] is None
 
 
