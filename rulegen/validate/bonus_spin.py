@@ -136,7 +136,7 @@ def top_prize_fields(ctx: Context, check: Check) -> None:
                 if name == "rate_of_progression_percent":
                     citation = rate_rule.citation if rate_rule and rate_rule.value else FORMAT
                 else:
-                    minimum = ctx.cited("bonus_spin", str(spin.get("kind")), f"minimum_{name}", str(spin.get("paytable")))
+                    minimum = ctx.j.named("bonus_spin", str(spin.get("kind")), f"minimum_{name}", str(spin.get("paytable")))
                     citation = minimum.citation if minimum else FORMAT
             ctx.add(check, node + (name,), "error", f"{dotted(node + (name,))} is missing; {FIELD_WORDS[kind, name]}",
                     citation, key=True, at=node, rule=f"top-prize-{kind}")
