@@ -437,7 +437,10 @@ def symbol_key(symbol) -> str:
             return money_key(parse_amount(text, "a wheel symbol"))
         except ValueError:
             return text
-    return money_key(symbol)
+    try:
+        return money_key(symbol)
+    except (ArithmeticError, ValueError):
+        return str(symbol)
 
 
 def _cited(jurisdiction: Jurisdiction, *keys: str) -> Cited:
