@@ -98,12 +98,18 @@ def read_regular(path: str | os.PathLike, limit: int, *, follow_symlinks: bool =
     if not stat.S_ISREG(before.st_mode):
         raise UnsafeFile(path, f"is {_kind(before.st_mode)}, not a regular file")
     flags = _OPEN_FLAGS & ~getattr(os, "O_NOFOLLOW", 0) if follow_symlinks else _OPEN_FLAGS
+    return _open_and_read(path, flags, path, limit)
+
+
+def _open_and_read(name: str | os.PathLike, flags: int, shown: str | os.PathLike, limit: int,
+                   dir_fd: int | None = None) -> bytes:
+    """Open `name` once (relative to `dir_fd` when given) and read it through `_read_handle`."""
     try:
-        fd = os.open(path, flags)
+        fd = os.open(name, flags, dir_fd=dir_fd)
     except OSError as exc:
-        raise _errno_reason(exc, path) from None
+        raise _errno_reason(exc, shown) from None
     try:
-        return _read_handle(fd, path, limit)
+        return _read_handle(fd, shown, limit)
     finally:
         os.close(fd)
 
@@ -161,14 +167,7 @@ def read_inside(folder: str | os.PathLike, relative: str, limit: int) -> bytes:
             raise _errno_reason(exc, relative) from None
         if not stat.S_ISREG(info.st_mode):
             raise UnsafeFile(relative, f"is {_kind(info.st_mode)}, not a regular file")
-        try:
-            fd = os.open(parts[-1], _OPEN_FLAGS, dir_fd=dir_fd)
-        except OSError as exc:
-            raise _errno_reason(exc, relative) from None
-        try:
-            return _read_handle(fd, relative, limit)
-        finally:
-            os.close(fd)
+        return _open_and_read(parts[-1], _OPEN_FLAGS, relative, limit, dir_fd=dir_fd)
     finally:
         os.close(dir_fd)
 
