@@ -89,7 +89,8 @@ def time_bound(what: str) -> Iterator[None]:
                             "(a logo or text that takes this long to lay out is not one a document can carry)")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # Repeating: a signal that lands where Python swallows exceptions (a garbage-collector callback) fires again.
+    signal.setitimer(signal.ITIMER_REAL, seconds, min(seconds, 0.5))
     try:
         yield
     finally:
