@@ -178,13 +178,20 @@ def test_top_level_completion_offers_only_what_the_jurisdiction_authorizes(clien
     assert not forbidden & labels, labels
 
 
-def test_enum_values_complete_and_hover_gives_the_clause(client, tmp_path):
-    text = _starter("NJ", "bonus-spin")
-    text = text.replace("  dealing: automated-shoe", "  dealing: ")
-    uri = client.open(tmp_path / "nj.yaml", text)
+@pytest.mark.parametrize("code", ["HOUSE", "MD", "NJ", "PA"])
+def test_enum_values_complete_in_every_jurisdiction(client, tmp_path, code):
+    text = _starter(code)
+    dealing = next(line for line in text.splitlines() if line.startswith("  dealing: "))
+    text = text.replace(dealing, "  dealing: ")
+    uri = client.open(tmp_path / f"{code}.yaml", text)
     labels = _labels(client.request("textDocument/completion", {
         "textDocument": {"uri": uri}, "position": _position(text, "  dealing: ", len("  dealing: "))}))
     assert {"manual-shoe", "hand", "automated-shoe"} <= labels, labels
+
+
+def test_hover_gives_the_clause(client, tmp_path):
+    text = _starter("NJ", "bonus-spin")
+    uri = client.open(tmp_path / "nj.yaml", text)
     hover = client.request("textDocument/hover", {
         "textDocument": {"uri": uri}, "position": _position(text, "  hardware_approval:", 4)})
     contents = json.dumps(hover)
