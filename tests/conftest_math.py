@@ -3,8 +3,12 @@ linearity, no popcount: every deal's middle card is looped), and small GameRules
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 from numba import njit
+
+from rulegen.game import Paytable
 
 
 @njit(cache=True)
@@ -69,3 +73,12 @@ def brute_force_hand(hole: tuple[int, int], criss_cross, ante_table):
             cls_of[a, b, c] = cls_of[b, a, c] = k
     ev = _brute_force_hand(h0, h1, cls_of, ante, cc, scale)
     return scale, int(-2 * 1225 * 1128 * 46 * scale), int(ev[0]), int(ev[1])
+
+
+# The HOUSE tables as jurisdictions/house.yaml states them, and an odd table (a half, scale 2) the comparisons use.
+HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 10,
+                               "flush": 8, "straight": 5, "three_of_a_kind": 3, "two_pair": 2,
+                               "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+ODD = Paytable.from_mapping({"royal_flush": 400, "straight_flush": 75, "four_of_a_kind": 30, "full_house": 9,
+                             "flush": Fraction(13, 2), "straight": 4, "three_of_a_kind": 3, "two_pair": 2,
+                             "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})

@@ -26,15 +26,10 @@ conftest_math = sys.modules.setdefault("conftest_math", importlib.util.module_fr
 if not hasattr(conftest_math, "brute_force_hand"):
     _spec.loader.exec_module(conftest_math)
 
-# The HOUSE tables as jurisdictions/house.yaml states them.
-HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 10,
-                               "flush": 8, "straight": 5, "three_of_a_kind": 3, "two_pair": 2,
-                               "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+HOUSE = conftest_math.HOUSE
 # Odd tables: a half (scale 2), thirds with a flat step (scale 3, pay(6-10 pair) = pay(J+ pair)), an ante
 # table that pays more than even money, and a Criss Cross table that never loses below a pair.
-ODD = Paytable.from_mapping({"royal_flush": 400, "straight_flush": 75, "four_of_a_kind": 30, "full_house": 9,
-                             "flush": Fraction(13, 2), "straight": 4, "three_of_a_kind": 3, "two_pair": 2,
-                             "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+ODD = conftest_math.ODD
 THIRDS = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 50, "four_of_a_kind": 25,
                                 "full_house": Fraction(22, 3), "flush": Fraction(20, 3), "straight": 4,
                                 "three_of_a_kind": 3, "two_pair": Fraction(5, 3), "pair_sixes_or_better": 1})

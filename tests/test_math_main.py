@@ -17,12 +17,8 @@ conftest_math = sys.modules.setdefault("conftest_math", importlib.util.module_fr
 if not hasattr(conftest_math, "brute_force_hand"):
     _spec.loader.exec_module(conftest_math)
 
-HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 10,
-                               "flush": 8, "straight": 5, "three_of_a_kind": 3, "two_pair": 2,
-                               "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
-ODD = Paytable.from_mapping({"royal_flush": 400, "straight_flush": 75, "four_of_a_kind": 30, "full_house": 9,
-                             "flush": Fraction(13, 2), "straight": 4, "three_of_a_kind": 3, "two_pair": 2,
-                             "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+HOUSE = conftest_math.HOUSE
+ODD = conftest_math.ODD
 
 
 def _hands(*names):
