@@ -85,12 +85,14 @@ def time_bound(what: str) -> Iterator[None]:
         return
 
     def expire(_signum: int, _frame: object) -> None:
+        # Armed again, once, before raising: if this exception lands where Python swallows it (a garbage-collector
+        # callback), the signal comes back a quarter second later; the `finally` below disarms it otherwise.
+        signal.setitimer(signal.ITIMER_REAL, 0.25)
         raise RenderTimeout(f"rendering {what} took longer than {seconds:g} s and was stopped; nothing was written "
                             "(a logo or text that takes this long to lay out is not one a document can carry)")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    # Repeating: a signal that lands where Python swallows exceptions (a garbage-collector callback) fires again.
-    signal.setitimer(signal.ITIMER_REAL, seconds, min(seconds, 0.5))
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
