@@ -23,17 +23,21 @@ from rulegen.filing import sign_pdf, signer_name, verify_filing
 from rulegen.filing.pdf import check_signature_gap, open_reader, revision_end
 
 
-def _load_factory():
-    """tests/filing_factory.py, shared with the register tests (the suite imports test files by path)."""
+def _load_helper(name: str):
+    """tests/<name>.py, a helper shared with other test files (the suite imports test files by path)."""
     import importlib.util
     import sys
 
-    if "filing_factory" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("filing_factory", Path(__file__).with_name("filing_factory.py"))
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
         module = importlib.util.module_from_spec(spec)
-        sys.modules["filing_factory"] = module
+        sys.modules[name] = module
         spec.loader.exec_module(module)
-    return sys.modules["filing_factory"]
+    return sys.modules[name]
+
+
+def _load_factory():
+    return _load_helper("filing_factory")
 
 
 _load_factory()
@@ -643,15 +647,7 @@ def test_real_filing_diffs_against_an_edited_offering(real_builds, tmp_path):
 # --- an RFC 3161 timestamp (--tsa) ---------------------------------------------------------------------------------
 
 def _tsa_module():
-    import importlib.util
-    import sys
-
-    if "tsaserver" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("tsaserver", Path(__file__).with_name("tsaserver.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["tsaserver"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["tsaserver"]
+    return _load_helper("tsaserver")
 
 
 @pytest.fixture(scope="module")

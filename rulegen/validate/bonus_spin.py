@@ -11,17 +11,10 @@ from __future__ import annotations
 from decimal import Decimal
 
 from rulegen.jurisdiction import FORMAT, Cited, Jurisdiction
-from rulegen.resolved import bonus_spin_table, community_pay_table, symbol_key
+from rulegen.resolved import bonus_spin_table, community_pay_table
+from rulegen.resolved import symbol_key as _symbol_key
 from rulegen.money import dollars
 from rulegen.validate.core import ANY, Check, Context, describe, dotted, number
-
-
-def _symbol_key(symbol) -> str:
-    """The resolver's key for a symbol; a number too large to be a pay ('1e999999') keeps its text."""
-    try:
-        return symbol_key(symbol)
-    except (ValueError, ArithmeticError):
-        return str(symbol)
 
 
 TOP_PRIZE_KINDS = {"fixed": {"fixed"}, "progressive": {"progressive"},
