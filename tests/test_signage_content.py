@@ -216,14 +216,14 @@ def test_an_svg_logo_has_no_resolution_and_its_colours_become_cmyk(tmp_path):
     assert problems == []
 
 
-def test_a_dollar_cap_on_each_bet_is_on_the_sign_and_the_card():
+def test_the_house_bets_are_ante_multiples_with_no_dollar_cap_of_their_own():
+    # "each wager not to exceed $10" is read as each ante-sized wager (the reading `wager_cap`), which the $10 ante
+    # maximum already keeps: the sign and the card state the bet as a multiple of the ante, as the game settles it.
     house = SAMPLES["house"]
-    cap = jurisdiction_for(load_offering(house).data).cited("house_limits", "bet").value["maximum"]
     text, _ = sign_html(house)
-    assert f"Each bet 1 to 3 times the ante, at most {money(cap)};" in text
+    assert "Each bet 1 to 3 times the ante;" in text
     text, _ = sign_html(house, size="limit-card")
-    assert f"1× to 3× ante, at most {money(cap)}" in text
-    text, _ = sign_html(PA)
+    assert "Across, Down and Middle bets 1× to 3× ante Five Card Bonus" in text
     assert "at most" not in text
 
 

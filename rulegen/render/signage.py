@@ -185,13 +185,6 @@ def payout_limit_on_sign(offering: ResolvedOffering) -> dict[str, Any] | None:
     }
 
 
-def bet_cap(jurisdiction: Any) -> Decimal | None:
-    """A dollar cap on each Across, Down and Middle bet where the jurisdiction sets one (the house rules' $10)."""
-    cap = jurisdiction.cited("house_limits", "bet")
-    maximum = (cap.value or {}).get("maximum") if cap else None
-    return Decimal(str(maximum)) if maximum is not None else None
-
-
 def payout_limit_for_card(offering: ResolvedOffering) -> dict[str, Any] | None:
     """The limit card states the payout limit whenever one is set (it is a sign at the table)."""
     amount = offering.payout_limit.amount
@@ -319,7 +312,6 @@ def signage_context(offering: ResolvedOffering, *, draft: Any, size: str | SignS
                 f"{_plain(BLEED_IN)} in bleed · {'DRAFT' if doc['draft'] else 'final'}",
         "ante": offering.limits.ante,
         "bets": bets.value if bets else None,
-        "bet_cap": bet_cap(jurisdiction),
         "paytables": tables.offering_paytables(offering),
         "five_card_bonus": offering.five_card_bonus,
         "six_card_bonus": offering.six_card_bonus,
