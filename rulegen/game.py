@@ -14,6 +14,7 @@ cards + the vertical line.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
@@ -83,14 +84,19 @@ class Paytable:
 
     odds: Mapping[str, Fraction | str]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         normal: dict[str, Fraction | str] = {}
         for key, value in dict(self.odds).items():
             if key not in HAND_CLASS_KEYS:
                 raise UsageError(f"{key!r} is not a hand class; paytables use {', '.join(HAND_CLASS_KEYS)}")
             normal[key] = _odds(value)
         object.__setattr__(self, "odds", normal)
-        object.__setattr__(self, "_payouts", tuple(self._compute(k) for k in range(len(PAY_CLASSES))))
+
+    @functools.cached_property
+    def _payouts(self) -> tuple[Fraction, ...]:
+        # Not a dataclass field: derived from `odds`, and kept out of the fields a frozen dataclass
+        # compares, copies and lists. cached_property writes the instance's __dict__, which frozen allows.
+        return tuple(self._compute(k) for k in range(len(PAY_CLASSES)))
 
     @classmethod
     def from_mapping(cls, mapping: Mapping) -> Paytable:

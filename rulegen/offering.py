@@ -175,9 +175,9 @@ def _decode(source: bytes, display: str) -> str:
     for char, name in _HIDDEN_LINE_BREAKS.items():
         at = text.find(char)
         if at >= 0:
-            prefix = text[:at]
-            line = prefix.count("\n") + 1
-            column = at - (prefix.rfind("\n") + 1) + 1
+            before = text[:at]
+            line = before.count("\n") + 1
+            column = at - (before.rfind("\n") + 1) + 1
             raise _fail(display, line, column,
                         f"the file holds the character {name}, which YAML reads as a line break and editors do "
                         "not (every line number after it would be wrong); remove it")

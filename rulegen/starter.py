@@ -116,12 +116,12 @@ def combined_schema(code: str) -> dict:
         _fold(schema, fragment, notes, ())
     offering = schema["properties"]["offering"]["properties"]
     offering["jurisdiction"] = {**offering.get("jurisdiction", {}), "const": code.upper()}
-    for path, words in notes.items():
+    for path, constraints in notes.items():
         node = _node(schema, path)
         if node is None:
             continue
         lines = [node.get("description", "")] if node.get("description") else []
-        lines += words
+        lines += constraints
         node["description"] = "\n".join(lines)
     schema["title"] = f"Criss Cross Poker offering: {jurisdiction.get('title', code)}"
     return schema
@@ -132,9 +132,10 @@ def _node(schema: dict, path: tuple) -> dict | None:
         return schema
     node = schema
     for step in path:
-        node = node.get("items") if step == "[]" else node.get("properties", {}).get(step)
-        if node is None:
+        child = node.get("items") if step == "[]" else node.get("properties", {}).get(step)
+        if child is None:
             return None
+        node = child
     return node
 
 
