@@ -74,7 +74,7 @@ class WheelView:
     drawing: Markup  # the SVG
 
 
-def wheel_view(spin: BonusSpinResult | None, spin_table: dict[str, Any] | None) -> WheelView | None:
+def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | None) -> WheelView | None:
     if spin is None:
         return None
     if spin_table is None:
@@ -123,7 +123,7 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
     }
 
 
-def own_citations(jurisdiction: Any, spin_table: dict[str, Any] | None) -> dict[str, Any]:
+def own_citations(jurisdiction: Any, spin_table: tables.BonusSpinView | None) -> dict[str, Any]:
     """What the appendix cites for its figures, from the offering's own jurisdiction: the wagers its text counts in
     the maximum win and the reading of that count, the payout-limit rule, the Bonus Spin table."""
     counted = jurisdiction.cited("payout_limit", "counted_in_max_win")

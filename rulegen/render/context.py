@@ -7,11 +7,16 @@ Only reading and arranging here; every figure a document prints comes from `rule
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 from rulegen import __version__, vocabulary
 from rulegen.errors import InvalidOfferingError
 from rulegen.render.fetcher import offering_url
 from rulegen.render.pdf import w3c_datetime
+
+if TYPE_CHECKING:
+    from rulegen.offering import Offering
+    from rulegen.resolved import ResolvedOffering
 
 SIGNOFF_ROLES = vocabulary.ROLES
 ROLE_TITLES = vocabulary.ROLE_TITLES
@@ -34,11 +39,44 @@ class Draft:
         return "DRAFT: every sign-off is given, but the build was not made final (--final)."
 
 
-def signoff_roles(offering) -> set[str]:
+class SignoffRow(TypedDict):
+    role: str
+    label: str
+    name: str | None
+    title: str | None
+    date: str | None
+    given: bool
+
+
+class DocumentInfo(TypedDict):
+    """What every document's header, footer and PDF metadata say about the offering."""
+
+    kind: str
+    title: str
+    short_title: str
+    description: str
+    operator: str
+    licence: str | None
+    logo_url: str | None
+    offering_id: str
+    version: int
+    effective_date: str | None
+    created: str
+    jurisdiction_code: str
+    jurisdiction_name: str
+    sha256: str
+    sha256_prefix: str
+    offering_file: str
+    rulegen_version: str
+    draft: bool
+    draft_reason: str
+
+
+def signoff_roles(offering: ResolvedOffering) -> set[str]:
     return {entry.role for entry in offering.signoffs if entry.name}
 
 
-def draft_status(offering, final: bool) -> Draft:
+def draft_status(offering: ResolvedOffering, final: bool) -> Draft:
     """DRAFT unless all three roles signed off and --final was given; --final without them is an error."""
     missing = tuple(role for role in SIGNOFF_ROLES if role not in signoff_roles(offering))
     if final and missing:
@@ -48,10 +86,10 @@ def draft_status(offering, final: bool) -> Draft:
     return Draft(draft=not (final and not missing), missing_roles=missing, final_requested=final)
 
 
-def signoffs(offering, signer: str | None = None) -> list[dict]:
+def signoffs(offering: ResolvedOffering, signer: str | None = None) -> list[SignoffRow]:
     """The sign-off page's rows: each role in order, given or left blank, then the digital signer if any."""
     given = {entry.role: entry for entry in offering.signoffs}
-    rows = []
+    rows: list[SignoffRow] = []
     for role in SIGNOFF_ROLES:
         entry = given.get(role)
         rows.append({"role": role, "label": ROLE_TITLES[role], "name": entry.name if entry else None,
@@ -63,7 +101,8 @@ def signoffs(offering, signer: str | None = None) -> list[dict]:
     return rows
 
 
-def document_info(offering, *, kind: str, title: str, short_title: str, draft: Draft) -> dict:
+def document_info(offering: ResolvedOffering, *, kind: str, title: str, short_title: str,
+                  draft: Draft) -> DocumentInfo:
     """`offering` is the resolved offering (`rulegen.resolved.ResolvedOffering`)."""
     operator = offering.operator
     logo = operator.logo
@@ -91,7 +130,7 @@ def document_info(offering, *, kind: str, title: str, short_title: str, draft: D
     }
 
 
-def offering_file_name(offering) -> str:
+def offering_file_name(offering: Offering) -> str:
     path = getattr(offering, "path", None)
     name = getattr(path, "name", None) if path is not None else None
     return name or "offering.yaml"

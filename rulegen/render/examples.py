@@ -7,10 +7,50 @@ keeps the bonus wager in action, pushes with a Bonus Spin); every amount printed
 
 from __future__ import annotations
 
-from dataclasses import asdict, is_dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-ROUNDS = (
+if TYPE_CHECKING:
+    from rulegen.game import GameRules, Settlement, SettlementLine
+    from rulegen.resolved import ResolvedOffering
+
+
+class Round(TypedDict):
+    """One example round as dealt here: the cards as text, the bets as multiples of the ante (0 a fold)."""
+
+    title: str
+    story: str
+    story_with_spin: NotRequired[str]
+    hole: str
+    across: str
+    down: str
+    middle: str
+    bets: tuple[int, ...]
+    six_card: str
+    spin: bool
+
+
+class ExampleLine(TypedDict):
+    wager: str
+    amount: Decimal
+    hand: str
+    result: str
+    net: Decimal
+
+
+class WorkedExample(Round):
+    ante: Decimal
+    five_card_bonus: Decimal | None
+    six_card_shown: bool
+    spin_symbol: str | None
+    lines: list[ExampleLine]
+    net: Decimal
+    steps: list[str]
+    notes: list[str]
+    community_pay_to_others: Decimal | None
+
+
+ROUNDS: tuple[Round, ...] = (
     {
         "title": "A straight flush on the Across line",
         "story": "The player raises the most at every decision: three times the ante on Across, Down and Middle.",
@@ -35,51 +75,45 @@ ROUNDS = (
 )
 
 
-def _plain(value):
-    if is_dataclass(value) and not isinstance(value, type):
-        return {k: _plain(v) for k, v in asdict(value).items()}
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
+def _line(line: SettlementLine) -> ExampleLine:
+    return {"wager": line.wager, "amount": line.amount, "hand": line.hand, "result": line.result, "net": line.net}
 
 
-def _spin_symbol(rules) -> str | None:
+def _spin_symbol(rules: GameRules) -> str | None:
     """The wheel segment the example lands on: one with a community pay if the wheel has one, else the smallest."""
-    spin = getattr(rules, "bonus_spin", None)
+    spin = rules.bonus_spin
     if spin is None:
         return None
-    paying = [s for s in spin.segments if s.pays is not None]
-    with_community = [s for s in paying if s.community is not None]
-    chosen = (with_community or sorted(paying, key=lambda s: s.pays))[:1]
+    paying = [(s.pays, s) for s in spin.segments if s.pays is not None]
+    with_community = [s for _, s in paying if s.community is not None]
+    smallest = [s for _, s in sorted(paying, key=lambda entry: entry[0])]
+    chosen = (with_community or smallest)[:1]
     return chosen[0].symbol if chosen else None
 
 
-def settle(rules, round_: dict, *, ante: Decimal, five_card_bonus: Decimal | None, six_card: bool):
+def settle(rules: GameRules, round_: Round, *, ante: Decimal, five_card_bonus: Decimal | None,
+           six_card: bool) -> Settlement:
     """Settle one example round through the game layer."""
     from rulegen.game import settle_round
 
-    spin = getattr(rules, "bonus_spin", None)
+    spin = rules.bonus_spin
     spinning = round_["spin"] and spin is not None
     return settle_round(rules, round_["hole"], round_["across"], round_["down"], round_["middle"], ante,
                         bets=tuple(round_["bets"]), five_card_bonus=five_card_bonus,
                         six_card=round_["six_card"] if six_card and five_card_bonus is not None else None,
-                        bonus_spin_wager=spin.wager if spinning else None,
+                        bonus_spin_wager=spin.wager if spin is not None and spinning else None,
                         wheel_symbol=_spin_symbol(rules) if spinning else None)
 
 
-def worked_examples(offering) -> list[dict]:
+def worked_examples(offering: ResolvedOffering) -> list[WorkedExample]:
     """The example rounds settled under the resolved offering's rules, at the minimum ante and bonus wager."""
     rules = offering.game_rules
     ante = offering.limits.ante.minimum
     five_wager = offering.five_card_bonus_minimum
     six = offering.six_card_bonus is not None
-    found = []
+    found: list[WorkedExample] = []
     for round_ in ROUNDS:
         settlement = settle(rules, round_, ante=ante, five_card_bonus=five_wager, six_card=six)
-        plain = _plain(settlement)
-        lines = plain.get("lines") or plain.get("wagers") or []
         title, story = round_["title"], round_["story"]
         if round_["bets"] == (0,) and offering.five_card_bonus is None:
             title, story = "A fold at the first decision", "The player folds at the Across decision and loses both antes."
@@ -93,10 +127,10 @@ def worked_examples(offering) -> list[dict]:
             "five_card_bonus": five_wager,
             "six_card_shown": six,
             "spin_symbol": _spin_symbol(rules) if round_["spin"] and rules.bonus_spin is not None else None,
-            "lines": lines,
-            "net": plain.get("net"),
-            "steps": plain.get("steps") or [],
-            "notes": plain.get("notes") or [],
-            "community_pay_to_others": plain.get("community_pay_to_others"),
+            "lines": [_line(line) for line in settlement.lines],
+            "net": settlement.net,
+            "steps": list(settlement.steps),
+            "notes": list(settlement.notes),
+            "community_pay_to_others": settlement.community_pay_to_others,
         })
     return found

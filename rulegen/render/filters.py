@@ -7,7 +7,9 @@ never through float; odds are "N to 1", never "N for 1".
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 
 from rulegen.money import dollars, signed_dollars, to_decimal
 
@@ -17,23 +19,27 @@ HAND_NAMES = vocabulary.HAND_NAMES
 WAGER_NAMES = vocabulary.WAGER_NAMES
 TRIGGER_WORDS = vocabulary.TRIGGER_WORDS
 
+# What a template hands a number filter: an exact value from the math or the resolved offering, or its text
+# (a float only where a foreign caller gives one; `to_decimal` reads its shortest text, never its binary expansion).
+Number = Decimal | Fraction | int | float | str
+
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 
 
-def money(value, cents: bool | None = None) -> str:
+def money(value: Number | None, cents: bool | None = None) -> str:
     """$1,234 for whole dollars, $5.50 otherwise (cents=True forces them, cents=False drops them); — for none."""
     if value is None:
         return "—"
     return dollars(value, cents=cents)
 
 
-def signed_money(value) -> str:
+def signed_money(value: Number) -> str:
     """+$175, $0, −$10 (a true minus sign)."""
     return signed_dollars(value)
 
 
-def odds(value) -> str:
+def odds(value: Number | None) -> str:
     """A paytable entry: 500 → "500 to 1"; push → "Push"; None or lose → "Loses"."""
     if value is None:
         return "Loses"
@@ -53,7 +59,7 @@ def odds(value) -> str:
     return f"{text} to 1"
 
 
-def pays_words(value) -> str:
+def pays_words(value: Number | None) -> str:
     """A paytable entry in a sentence: 1 → "wins 1 to 1 (even money)", 2 → "wins 2 to 1", push → "pushes"."""
     text = odds(value)
     if text == "Push":
@@ -63,7 +69,7 @@ def pays_words(value) -> str:
     return "wins " + text + (" (even money)" if text == "1 to 1" else "")
 
 
-def percent(value, places: int = 4) -> str:
+def percent(value: Number | None, places: int = 4) -> str:
     """A fraction as a percentage: 0.034525 → "3.4525%"."""
     if value is None:
         return "—"
@@ -71,21 +77,21 @@ def percent(value, places: int = 4) -> str:
     return f"{amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN):,.{places}f}%"
 
 
-def number(value, places: int = 4) -> str:
+def number(value: Number | None, places: int = 4) -> str:
     if value is None:
         return "—"
     amount = to_decimal(value)
     return f"{amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN):,.{places}f}"
 
 
-def count(value) -> str:
+def count(value: Number | None) -> str:
     """A whole count with thousands separators: 2598960 → "2,598,960"."""
     if value is None:
         return "—"
     return f"{int(value):,}"
 
 
-def probability(value, places: int = 8) -> str:
+def probability(value: Number | None, places: int = 8) -> str:
     """A probability as a decimal fraction, fixed places (small values stay readable)."""
     if value is None:
         return "—"
@@ -95,7 +101,7 @@ def probability(value, places: int = 8) -> str:
     return f"{amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN):.{places}f}"
 
 
-def one_in(value) -> str:
+def one_in(value: Number | None) -> str:
     """A probability as "1 in N": 0.0125 → "1 in 80.0"."""
     if not value:
         return "—"
@@ -106,7 +112,7 @@ def one_in(value) -> str:
     return f"1 in {ratio.quantize(Decimal('0.1'), rounding=ROUND_HALF_EVEN):,.1f}"
 
 
-def long_date(value) -> str:
+def long_date(value: _dt.date | str | None) -> str:
     """2027-01-15 → "January 15, 2027" (the text is printed as given when it is not a date)."""
     if value is None or value == "":
         return "—"
@@ -121,27 +127,27 @@ hand_name = vocabulary.hand_name
 wager_name = vocabulary.wager_name
 
 
-def trigger_words(key) -> str:
+def trigger_words(key: object) -> str:
     return TRIGGER_WORDS.get(str(key), str(key).replace("_", " "))
 
 
-def ordinal(n) -> str:
+def ordinal(n: Number) -> str:
     n = int(n)
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
-def times(value) -> str:
+def times(value: object) -> str:
     """A multiple of the ante: 3 → "3×"."""
     return f"{value}×"
 
 
-def plural(n, word: str, words: str | None = None) -> str:
+def plural(n: Number, word: str, words: str | None = None) -> str:
     n_int = int(n)
     return f"{n_int:,} {word if n_int == 1 else (words or word + 's')}"
 
 
-FILTERS = {
+FILTERS: dict[str, Callable[..., str]] = {
     "money": money,
     "signed_money": signed_money,
     "odds": odds,

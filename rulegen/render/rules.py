@@ -9,7 +9,9 @@ the payout-limit paragraph come from the math results.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from rulegen import clauses, vocabulary
 from rulegen.render import concordance, examples, svg, tables
@@ -20,7 +22,70 @@ SHUFFLING_WORDS = vocabulary.SHUFFLING_WORDS
 DEALING_WORDS = vocabulary.DEALING_WORDS
 
 if TYPE_CHECKING:
-    from rulegen.math.results import MathReport
+    from rulegen.jurisdiction import Jurisdiction
+    from rulegen.math.results import MathReport, MaxWinDetail
+    from rulegen.render.context import Draft, DocumentInfo, SignoffRow
+    from rulegen.render.examples import WorkedExample
+    from rulegen.render.tables import BonusSpinView, PaytableView
+    from rulegen.resolved import ResolvedOffering, SideWager
+
+
+class CitedView(TypedDict):
+    """One cited value of the jurisdiction data as a template reads it (`value` is whatever the data holds)."""
+
+    value: Any
+    citation: str
+    note: str | None
+    reading: str | None
+    effective: str | None
+
+
+class JurisdictionView(TypedDict):
+    code: str
+    template: str
+    name: str
+    document: dict[str, Any]
+    agency: CitedView | None
+    operator_term: str
+    submission_term: str
+    rules: dict[str, CitedView | None]
+    wagers: dict[str, CitedView | None]
+    readings: dict[str, dict[str, Any]]
+    quirks: list[Any]
+    house_limits: dict[str, Any]
+    sections: list[dict[str, Any]]
+
+
+class PayoutLimitView(TypedDict):
+    amount: Decimal | None
+    rule: CitedView | None
+    base: CitedView | None
+    covers: CitedView | None
+    covers_names: list[str]
+    display: str | None
+    display_rule: CitedView | None
+    max_win: Decimal
+    max_win_detail: MaxWinDetail
+    counted: CitedView | None
+    notice: CitedView | None
+
+
+class RulesContext(TypedDict):
+    doc: DocumentInfo
+    j: JurisdictionView
+    c: dict[str, object]
+    paytables: dict[str, PaytableView | None]
+    five_card_bonus: SideWager | None
+    six_card_bonus: SideWager | None
+    bonus_spin: BonusSpinView | None
+    payout_limit: PayoutLimitView | None
+    layout_svg: str
+    examples: list[WorkedExample]
+    signoffs: list[SignoffRow]
+    signer: str | None
+    changes: dict[str, Any] | None
+    cl: ClauseNames
+    concordance_marker: str
 
 
 def section_slug(section_id: str) -> str:
@@ -29,7 +94,7 @@ def section_slug(section_id: str) -> str:
     return "s_" + slug if not slug or slug[0].isdigit() else slug
 
 
-def sections(jurisdiction) -> list[dict]:
+def sections(jurisdiction: Jurisdiction) -> list[dict[str, Any]]:
     found = []
     for index, section in enumerate(jurisdiction.data.get("sections") or [], start=1):
         entry = {"title": section.get("id"), "citation": None, "effective": None, **section}
@@ -39,7 +104,7 @@ def sections(jurisdiction) -> list[dict]:
     return found
 
 
-def cited(jurisdiction, *keys) -> dict | None:
+def cited(jurisdiction: Jurisdiction, *keys: str) -> CitedView | None:
     value = jurisdiction.cited(*keys)
     if value is None:
         return None
@@ -47,7 +112,7 @@ def cited(jurisdiction, *keys) -> dict | None:
             "effective": value.effective}
 
 
-def choices(offering) -> dict:
+def choices(offering: ResolvedOffering) -> dict[str, object]:
     """The operator's choices the rules state, with the rule each one falls under."""
     jurisdiction = offering.jurisdiction
     cards = offering.cards
@@ -55,7 +120,8 @@ def choices(offering) -> dict:
     limits = offering.limits
     dealing = cards.dealing
     shuffling = cards.shuffling
-    procedures = cited(jurisdiction, "rules", "dealing_procedures") or {"value": {}}
+    procedures = cited(jurisdiction, "rules", "dealing_procedures")
+    dealing_citations = (procedures["value"] if procedures is not None else None) or {}
     stub = cited(jurisdiction, "rules", "stub_count_every_rounds")
     change = cited(jurisdiction, "rules", "deck_change_hours")
     change_rule = None
@@ -74,7 +140,7 @@ def choices(offering) -> dict:
         "manual_shuffle": shuffling == "manual",
         "dealing": dealing,
         "dealing_words": DEALING_WORDS.get(dealing, dealing),
-        "dealing_citation": (procedures.get("value") or {}).get(dealing),
+        "dealing_citation": dealing_citations.get(dealing),
         "stub_count_required": bool(stub and stub["value"]) and shuffling != "automated-counting",
         "stub_count_every": stub["value"] if stub else None,
         "stub_citation": stub["citation"] if stub else None,
@@ -86,7 +152,7 @@ def choices(offering) -> dict:
     }
 
 
-def payout_limit(offering, results: MathReport) -> dict | None:
+def payout_limit(offering: ResolvedOffering, results: MathReport) -> PayoutLimitView | None:
     """The payout limit as the rules state it, with the maximum win per round from the math results."""
     jurisdiction = offering.jurisdiction
     amount = offering.payout_limit.amount
@@ -112,7 +178,7 @@ def payout_limit(offering, results: MathReport) -> dict | None:
     }
 
 
-def jurisdiction_view(jurisdiction) -> dict:
+def jurisdiction_view(jurisdiction: Jurisdiction) -> JurisdictionView:
     data = jurisdiction.data
     return {
         "code": jurisdiction.code,
@@ -143,7 +209,7 @@ class ClauseNames:
         self.inventory = inventory
         self.config = config
 
-    def ids(self, *names) -> list[str]:
+    def ids(self, *names: object) -> list[str]:
         found: list[str] = []
         for name in names:
             if name is None or name == "":
@@ -151,19 +217,19 @@ class ClauseNames:
             if isinstance(name, (list, tuple)):
                 found.extend(self.ids(*name))
                 continue
-            name = str(name)
-            if self.inventory is not None and name.startswith(self.inventory.citation_prefix):
-                found.extend(self.inventory.ids_of_citation(name))
+            text = str(name)
+            if self.inventory is not None and text.startswith(self.inventory.citation_prefix):
+                found.extend(self.inventory.ids_of_citation(text))
             else:
                 if self.inventory is not None:
-                    self.inventory.expand([name])  # an unknown id is an error here, not a silent citation
-                found.append(name)
+                    self.inventory.expand([text])  # an unknown id is an error here, not a silent citation
+                found.append(text)
         return list(dict.fromkeys(found))
 
-    def attr(self, *names) -> str:
+    def attr(self, *names: object) -> str:
         return "|".join(self.ids(*names))
 
-    def cite(self, *names) -> str:
+    def cite(self, *names: object) -> str:
         ids = self.ids(*names)
         if self.inventory is None:
             return ", ".join(ids)
@@ -181,7 +247,7 @@ class ClauseNames:
         return self.inventory.clause(clause_id).summary if self.inventory is not None else clause_id
 
 
-def clause_config(offering) -> clauses.OfferingConfig:
+def clause_config(offering: ResolvedOffering) -> clauses.OfferingConfig:
     """The choices of the resolved offering that decide which clauses of the text apply."""
     spin = offering.bonus_spin
     wager = spin.wager if spin is not None else None
@@ -200,8 +266,8 @@ def clause_config(offering) -> clauses.OfferingConfig:
     )
 
 
-def rules_context(offering, results: MathReport, *, draft, signer: str | None = None,
-                  changes: dict | None = None) -> dict:
+def rules_context(offering: ResolvedOffering, results: MathReport, *, draft: Draft, signer: str | None = None,
+                  changes: dict[str, Any] | None = None) -> RulesContext:
     """`offering` is the resolved offering (`rulegen.resolved.ResolvedOffering`)."""
     jurisdiction = offering.jurisdiction
     j = jurisdiction_view(jurisdiction)
@@ -231,12 +297,12 @@ def rules_context(offering, results: MathReport, *, draft, signer: str | None = 
     }
 
 
-def render_rules_html(offering, results: MathReport, *, draft, signer: str | None = None,
-                      changes: dict | None = None) -> str:
+def render_rules_html(offering: ResolvedOffering, results: MathReport, *, draft: Draft, signer: str | None = None,
+                      changes: dict[str, Any] | None = None) -> str:
     """The rules document; its Concordance is read from the rendered body's `data-clauses` and put in last."""
     context = rules_context(offering, results, draft=draft, signer=signer, changes=changes)
     html = render_template("rules.html", **context)
-    names: ClauseNames = context["cl"]
+    names = context["cl"]
     if names.inventory is None:
         return html
     found = concordance.rows(names.inventory, names.config, html)

@@ -200,7 +200,7 @@ def top_prize_terms(top: TopPrize) -> dict[str, Any]:
     return {"kind": kind, "amount": top.initial, "description": top.description}
 
 
-def bonus_spin_prizes(spin: dict[str, Any]) -> list[dict[str, Any]]:
+def bonus_spin_prizes(spin: tables.BonusSpinView) -> list[dict[str, Any]]:
     """The wheel's prizes once each, largest first: the top prize, then the amounts downward."""
     seen = set()
     prizes = []

@@ -6,22 +6,94 @@ resolved once (`rulegen.resolved`) and laid out here in rank order, best hand fi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import TYPE_CHECKING, TypedDict
 
 from rulegen import vocabulary
 from rulegen.render.filters import money
+
+if TYPE_CHECKING:
+    from rulegen.jurisdiction import Cited
+    from rulegen.resolved import ResolvedOffering, ResolvedPaytable
 
 HAND_ORDER = vocabulary.HANDS
 WAGER_NAMES = vocabulary.WAGER_NAMES
 
 
-def rows(mapping: dict) -> list[dict]:
+Pays = Decimal | str  # N (for N to 1) or the word push, as the offering or the data writes it
+
+
+class PaytableRow(TypedDict):
+    hand: str
+    pays: Pays
+
+
+class PaytableView(TypedDict):
+    kind: str
+    name: str | None
+    citation: str | None
+    written_out: bool
+    rows: list[PaytableRow]
+
+
+class SegmentRow(TypedDict):
+    symbol: str
+    jackpot: bool
+    pays: Decimal | None
+    community: Decimal | None
+    weight: int | None
+    position: object
+
+
+class CommunityRow(TypedDict):
+    symbol: str
+    pays: Decimal
+
+
+class MinimumView(TypedDict):
+    value: object
+    citation: str
+
+
+class TopPrizeView(TypedDict):
+    kind: str
+    initial: Decimal | None
+    reset: Decimal | None
+    rate_of_progression_percent: Decimal | None
+
+
+class BonusSpinView(TypedDict):
+    """The Bonus Spin table as the rules, the sign and the appendix lay it out."""
+
+    minimum_initial: MinimumView | None
+    minimum_reset: MinimumView | None
+    kind: str
+    kind_name: str
+    community_rows: list[CommunityRow]
+    community_caption: str | None
+    wager: Decimal
+    paytable: str
+    community_pay: str | None
+    trigger: str
+    citation: str
+    note: str | None
+    community_citation: str | None
+    top_prize: TopPrizeView
+    segments: list[SegmentRow]
+    weighted: bool
+    has_community: bool
+    has_positions: bool
+    hardware_approval: str | None
+
+
+def rows(mapping: Mapping[str, Pays]) -> list[PaytableRow]:
     """[{hand, pays}] best hand first; `pays` is a number (N to 1) or the word push, as written."""
     ordered = sorted(mapping.items(), key=lambda item: HAND_ORDER.index(item[0]) if item[0] in HAND_ORDER else 99)
     return [{"hand": hand, "pays": pays} for hand, pays in ordered]
 
 
-def paytable(table) -> dict | None:
+def paytable(table: ResolvedPaytable | None) -> PaytableView | None:
     """{kind, name, citation, rows, written_out} for one paytable of the offering, or None if not offered."""
     if table is None:
         return None
@@ -34,23 +106,27 @@ def paytable(table) -> dict | None:
     }
 
 
-def _money(value) -> str:
+def _money(value: Decimal | None) -> str:
     return money(Decimal(str(value))) if value is not None else "—"
 
 
-def offering_paytables(offering) -> dict:
+def _minimum(found: Cited | None) -> MinimumView | None:
+    return {"value": found.value, "citation": found.citation} if found is not None else None
+
+
+def offering_paytables(offering: ResolvedOffering) -> dict[str, PaytableView | None]:
     """Each paytable kind of the resolved offering as rows (None for a side wager not offered)."""
     return {kind: paytable(table) for kind, table in offering.paytables.items()}
 
 
-def bonus_spin(offering) -> dict | None:
+def bonus_spin(offering: ResolvedOffering) -> BonusSpinView | None:
     """The Bonus Spin wheel table as offered: segments with player and community pays, and its citations."""
     spin = offering.bonus_spin
     if spin is None:
         return None
-    segments = [{"symbol": s.symbol, "jackpot": s.jackpot, "pays": s.pays, "community": s.community,
+    segments: list[SegmentRow] = [{"symbol": s.symbol, "jackpot": s.jackpot, "pays": s.pays, "community": s.community,
                  "weight": s.weight, "position": s.position} for s in spin.segments]
-    community_rows = [{"symbol": " / ".join(_money(s) for s in row.symbols), "pays": row.pays}
+    community_rows: list[CommunityRow] = [{"symbol": " / ".join(_money(s) for s in row.symbols), "pays": row.pays}
                       for row in spin.community_table]
     community_caption = None
     if spin.community_citation is not None:
@@ -60,11 +136,10 @@ def bonus_spin(offering) -> dict | None:
         else:
             community_caption = (f"Community-pay table {designated} for a {_money(spin.wager)} wager, designated in "
                                  "this submission")
-    minimums = {key: ({"value": found.value, "citation": found.citation} if found is not None else None)
-                for key, found in (("minimum_initial", spin.minimum_initial), ("minimum_reset", spin.minimum_reset))}
     top = spin.top_prize
     return {
-        **minimums,
+        "minimum_initial": _minimum(spin.minimum_initial),
+        "minimum_reset": _minimum(spin.minimum_reset),
         "kind": spin.kind,
         "kind_name": vocabulary.BONUS_SPIN_KINDS.get(spin.kind, spin.kind),
         "community_rows": community_rows,
