@@ -9,7 +9,14 @@ from __future__ import annotations
 import io
 import re
 import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from asn1crypto import x509 as asn1_x509
+    from cryptography.x509 import Certificate
+    from pyhanko.pdf_utils.reader import PdfFileReader
 
 HEX_UPPER = frozenset(b"0123456789ABCDEF")
 MAX_NAME_TREE_DEPTH = 16
@@ -20,13 +27,13 @@ class FilingFormatError(Exception):
     """The PDF is not shaped like a rulegen filing; the message says where."""
 
 
-def open_reader(data: bytes):
+def open_reader(data: bytes) -> PdfFileReader:
     from pyhanko.pdf_utils.reader import PdfFileReader
 
     return PdfFileReader(io.BytesIO(data), strict=False)
 
 
-def revision_end(data: bytes, reader, revision: int) -> int:
+def revision_end(data: bytes, reader: PdfFileReader, revision: int) -> int:
     """The offset just past revision `revision`: its `%%EOF` marker and the end-of-line after it."""
     startxref = reader.xrefs.get_startxref_for_revision(revision)
     marker = re.compile(rb"startxref\s+" + str(startxref).encode() + rb"\s+%%EOF(\r\n|\r|\n)?")
@@ -63,7 +70,7 @@ def der_length(blob: bytes) -> int:
     return 2 + count + length
 
 
-def check_signature_gap(data: bytes, byte_range) -> SignatureGap:
+def check_signature_gap(data: bytes, byte_range: Iterable[Any]) -> SignatureGap:
     """The gap between the two signed ranges holds exactly `<`, upper-case hex, `>`: the DER signature,
     then zeros. pyHanko accepts any hex case and any bytes after the DER value; each of those would let one
     changed byte pass, so both are refused here."""
@@ -108,20 +115,22 @@ class EmbeddedFile:
     declared_md5: str | None
 
 
-def embedded_files(reader) -> list[EmbeddedFile]:
+def embedded_files(reader: PdfFileReader) -> list[EmbeddedFile]:
     """The document's attachments (the /EmbeddedFiles name tree), in tree order."""
     from pyhanko.pdf_utils import generic
 
+    # What pyHanko reads from untrusted bytes may be any PDF object, and its `get_object` is untyped: the walk
+    # below handles the values as Any, and a malformed tree raises, which the callers report.
     root = reader.root
-    names = root.get("/Names")
+    names: Any = root.get("/Names")
     if names is None:
         return []
     tree = names.get_object().get("/EmbeddedFiles")
     if tree is None:
         return []
-    pairs: list = []
+    pairs: list[tuple[Any, Any]] = []
 
-    def walk(node, depth: int) -> None:
+    def walk(node: Any, depth: int) -> None:
         if depth > MAX_NAME_TREE_DEPTH:
             raise FilingFormatError("the attachments' name tree is nested too deep")
         node = node.get_object()
@@ -135,13 +144,15 @@ def embedded_files(reader) -> list[EmbeddedFile]:
             walk(kid, depth + 1)
 
     walk(tree, 0)
-    found = []
+    found: list[EmbeddedFile] = []
     for key, spec in pairs:
         spec = spec.get_object()
-        name = spec.get("/UF") or spec.get("/F") or key
-        name = str(name.get_object() if isinstance(name, generic.IndirectObject) else name)
+        given: Any = spec.get("/UF") or spec.get("/F") or key
+        if isinstance(given, generic.IndirectObject):
+            given = given.get_object()  # type: ignore[no-untyped-call]  # pyHanko leaves this method unannotated
+        name = str(given)
         stream = spec["/EF"].get_object()["/F"].get_object()
-        params = stream.get("/Params")
+        params: Any = stream.get("/Params")
         params = params.get_object() if params is not None else {}
         size = params.get("/Size")
         checksum = params.get("/CheckSum")
@@ -150,7 +161,7 @@ def embedded_files(reader) -> list[EmbeddedFile]:
     return found
 
 
-def check_cms_structure(der: bytes, trust_roots=()) -> str:
+def check_cms_structure(der: bytes, trust_roots: Sequence[asn1_x509.Certificate] = ()) -> str:
     """The CMS SignedData holds nothing a forger could change unseen.
 
     A PDF signature signs the file's bytes and its own signed attributes; the rest of the CMS structure
@@ -243,12 +254,13 @@ def check_cms_structure(der: bytes, trust_roots=()) -> str:
             + (f"; a timestamp token with {len(token_certificates)} certificate(s), each verifiable" if tokens else ""))
 
 
-def unverifiable_certificates(candidates, pool, trust_roots=()) -> list[str]:
+def unverifiable_certificates(candidates: Iterable[asn1_x509.Certificate], pool: Iterable[asn1_x509.Certificate],
+                              trust_roots: Iterable[asn1_x509.Certificate] = ()) -> list[str]:
     """Names of the `candidates` (asn1crypto certificates) not self-signed or issued, with a signature that
     checks, by a certificate in `pool` or `trust_roots`."""
     from cryptography import x509
 
-    def load(cert):
+    def load(cert: asn1_x509.Certificate) -> Certificate:
         with warnings.catch_warnings():  # a malformed certificate is reported as unverifiable, not warned about
             warnings.simplefilter("ignore")
             return x509.load_der_x509_certificate(cert.dump())
