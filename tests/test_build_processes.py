@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from rulegen.build.processes import Piece, can_fork
+from rulegen.build.processes import Batch, Piece, can_fork
 from rulegen.errors import ExitCode, InvalidOfferingError, OutputError
 from rulegen.findings import Finding
 
@@ -66,6 +66,25 @@ def test_without_fork_the_piece_runs_when_asked():
     assert calls == []
     assert piece.result() == b"x"
     assert calls == [os.getpid()]
+
+
+def test_a_batch_shares_a_process_and_keeps_each_works_value_and_error():
+    def fails() -> bytes:
+        raise OutputError("the sign failed")
+
+    batch = Batch([("pid", lambda: os.getpid().to_bytes(8, "big")), ("fails", fails),
+                   ("also", lambda: os.getpid().to_bytes(8, "big"))], processes=1, fork=True)
+    with pytest.raises(OutputError, match="the sign failed"):
+        batch.result("fails")
+    pid = batch.result("pid")
+    assert int.from_bytes(pid, "big") != os.getpid()
+    assert batch.result("also") == pid  # one process ran both, one after the other
+
+
+def test_a_batch_uses_one_process_per_spare_core_at_most():
+    batch = Batch([(str(n), lambda: os.getpid().to_bytes(8, "big")) for n in range(3)], processes=2, fork=True)
+    pids = {batch.result(str(n)) for n in range(3)}
+    assert len(pids) == 2 and os.getpid().to_bytes(8, "big") not in pids
 
 
 def test_parallel_and_one_process_builds_are_the_same_bytes(tmp_path, monkeypatch, math_cache):

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulegen.build import publish
-from rulegen.build.processes import Piece
+from rulegen.build.processes import Batch
 from rulegen.errors import ExitCode, InputError, InvalidOfferingError, RulegenError, UsageError
 from rulegen.findings import Finding
 from rulegen.render import documents
@@ -252,24 +252,24 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     fetcher = documents.fetcher_for(offering)
     # The appendix and the sign render in their own processes while rules.html is rendered and rules.pdf laid
     # out here; rules.pdf is written once the manifest, which hashes the other two, can be attached.
-    pieces: list[Piece[bytes]] = []
+    pieces: Batch[bytes] | None = None
     try:
-        pieces.append(Piece(APPENDIX_PDF, lambda: render_appendix_pdf(
-            offering, results, draft=draft, fetcher=fetcher)))
-        pieces.append(Piece(SIGNAGE_PDF, lambda: render_signage_pdf(
-            offering, draft=draft, size=options.sign_size, print_proof=options.print_proof,
-            fetcher=fetcher)))
+        pieces = Batch([
+            (APPENDIX_PDF, lambda: render_appendix_pdf(offering, results, draft=draft, fetcher=fetcher)),
+            (SIGNAGE_PDF, lambda: render_signage_pdf(offering, draft=draft, size=options.sign_size,
+                                                     print_proof=options.print_proof, fetcher=fetcher)),
+        ])
         changes = changes_from_previous(options.previous, loaded)
         html = render_rules_html(offering, results, draft=draft, signer=signer, changes=changes)
         step("rules.html")
         rules_laid_out = lay_out_rules(offering, html, fetcher)
-        signage_pdf = pieces[1].result()
+        signage_pdf = pieces.result(SIGNAGE_PDF)
         step("signage")
-        appendix_pdf = pieces[0].result()
+        appendix_pdf = pieces.result(APPENDIX_PDF)
         step("appendix")
     finally:
-        for piece in pieces:
-            piece.cancel()
+        if pieces is not None:
+            pieces.cancel()
 
     outputs = {RULES_HTML: html.encode("utf-8"), SIGNAGE_PDF: signage_pdf, APPENDIX_PDF: appendix_pdf}
     manifest = build_manifest(offering=loaded, jurisdiction_code=offering.jurisdiction.code, outputs=outputs,

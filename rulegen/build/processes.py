@@ -2,7 +2,9 @@
 
 The three PDFs of a build do not depend on each other until the manifest (which hashes the sign and the
 appendix) is attached to rules.pdf, and WeasyPrint holds the interpreter for the whole of a rendering, so the
-build renders the sign and the appendix in forked processes while it lays out rules.pdf itself. A forked
+build renders the sign and the appendix in forked processes while it lays out rules.pdf itself: as many
+processes as there are cores beside the one laying out rules.pdf (a `Batch`), so on a two-core machine the sign
+and the appendix share one process, one after the other, and no rendering takes a core from another. A forked
 process starts with everything this one has loaded (WeasyPrint, the offering, the math results), so nothing
 is imported or computed twice, and it runs the same code on the same input: the bytes are the ones a
 single process gives.
@@ -19,7 +21,8 @@ import os
 import pickle
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Generic, TypeVar
 
 from rulegen.errors import OutputError
@@ -106,3 +109,58 @@ class Piece(Generic[T]):
             os.close(self._reader)
             self._reader = None
         self._work = None
+
+
+def spare_cores() -> int:
+    """The cores this process may use beside its own (at least one)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+def _each(works: Sequence[tuple[str, Callable[[], T]]]) -> list[tuple[bool, object]]:
+    """Run works one after the other; each answer is its value or its exception (an exception that does not
+    pickle is sent as its text), so one failing work does not take another's value with it."""
+    answers: list[tuple[bool, object]] = []
+    for name, work in works:
+        try:
+            answers.append((True, work()))
+        except Exception as exc:  # noqa: BLE001 - each work's outcome is its own; an interrupt stops them all
+            try:
+                pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL)
+                answers.append((False, exc))
+            except Exception as unpicklable:  # noqa: BLE001
+                answers.append((False, OutputError(f"rendering {name} failed: {type(exc).__name__}: {exc} "
+                                                   f"({unpicklable})")))
+    return answers
+
+
+class Batch(Generic[T]):
+    """Named works started at once in at most `processes` forked processes (by default one per spare core);
+    with fewer processes than works, a process runs its share one after the other. `result(name)` gives each
+    work's value or raises its own exception, as a `Piece` does."""
+
+    def __init__(self, works: Sequence[tuple[str, Callable[[], T]]], *, processes: int | None = None,
+                 fork: bool | None = None):
+        count = max(1, min(len(works), processes if processes is not None else spare_cores()))
+        groups = [list(works[g::count]) for g in range(count)]
+        self._where = {name: (g, k) for g, group in enumerate(groups) for k, (name, _work) in enumerate(group)}
+        self._pieces = [Piece(" and ".join(name for name, _work in group), partial(_each, group), fork=fork)
+                        for group in groups]
+        self._answers: dict[int, list[tuple[bool, object]]] = {}
+
+    def result(self, name: str) -> T:
+        g, k = self._where[name]
+        if g not in self._answers:
+            self._answers[g] = self._pieces[g].result()
+        ok, value = self._answers[g][k]
+        if not ok:
+            assert isinstance(value, BaseException)
+            raise value
+        return value  # type: ignore[return-value]
+
+    def cancel(self) -> None:
+        for piece in self._pieces:
+            piece.cancel()
