@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from rulegen import resources, vocabulary
@@ -66,11 +67,31 @@ class Clause:
 
 
 @dataclass(frozen=True)
+class CitationForm:
+    """How the text's citations are written, from the inventory's `citation_form` (data, never a state's code):
+    `labels` rewrite a clause id into its citation label (`{pattern, write}`, a regular expression and its
+    replacement); `section_starts` are how a part of a citation naming a new section begins; a later part that
+    begins otherwise is short for `abbreviated_prefix` + part; `tail_keeps_section` keeps the `§` of a range's
+    or a pair's second clause (`Chapter 11 §A(1)–§B(2)` rather than `–B(2)`)."""
+
+    labels: tuple[tuple[re.Pattern[str], str], ...] = ()
+    section_starts: tuple[str, ...] = ()
+    abbreviated_prefix: str = ""
+    tail_keeps_section: bool = False
+
+    def label(self, clause_id: str) -> str:
+        for pattern, write in self.labels:
+            clause_id = pattern.sub(write, clause_id)
+        return clause_id
+
+
+@dataclass(frozen=True)
 class Inventory:
     code: str
     source: str
     citation_prefix: str
     clauses: tuple[Clause, ...]
+    form: CitationForm = field(default_factory=CitationForm)
     by_id: Mapping[str, Clause] = field(init=False, repr=False, compare=False)
     _children: Mapping[str, tuple[Clause, ...]] = field(init=False, repr=False, compare=False)
 
@@ -171,7 +192,7 @@ class Inventory:
                     texts.append(self._suffix(run[1].id, run[1].parent or base, tail=True))
                 else:
                     texts.append(first)
-            label = _label(self.code, base)
+            label = self.form.label(base)
             joined = ", ".join(t for t in texts if t)
             if not joined:
                 parts.append(label)
@@ -194,12 +215,12 @@ class Inventory:
 
     def _suffix(self, clause_id: str, base: str, tail: bool = False) -> str:
         """The part of a clause's label after `base`: `§A(1)` of `Chapter 11 §A(1)`, `(4)` of `(h)(4)` as a tail."""
-        label = _label(self.code, clause_id)
-        base_label = _label(self.code, base)
+        label = self.form.label(clause_id)
+        base_label = self.form.label(base)
         if label == base_label:
             return ""
         rest = label[len(base_label):] if label.startswith(base_label) else label
-        if tail and self.code == "MD" and rest.startswith(" §"):
+        if tail and self.form.tail_keeps_section and rest.startswith(" §"):
             return rest.strip()
         return rest if not rest.startswith(" §") else rest[1:]
 
@@ -209,7 +230,8 @@ class Inventory:
             raise InventoryError(f"{self.code}: {citation!r} does not start with {self.citation_prefix!r}")
         rest = citation[len(self.citation_prefix):]
         found: list[str] = []
-        for part in re.split(r";\s*|,\s*(?=§|Chapter|674a|13:69|\()", rest):
+        starts = "".join("|" + re.escape(start) for start in self.form.section_starts)
+        for part in re.split(rf";\s*|,\s*(?=§|\({starts})", rest):
             part = part.strip()
             if not part:
                 continue
@@ -219,21 +241,11 @@ class Inventory:
                     part = base.split(" §")[0] + " " + part
                 else:
                     part = re.sub(r"\([^)]*\)$", "", base) + part if base.endswith(")") else base + part
-            if self.code == "NJ" and not part.startswith("13:69"):
-                part = "13:69F-40." + part
-            if self.code == "PA" and not part.startswith("674a"):
-                part = "674a." + part
+            if self.form.abbreviated_prefix and not part.startswith(self.form.section_starts):
+                part = self.form.abbreviated_prefix + part
             self.clause(part)
             found.append(part)
         return found
-
-
-def _label(code: str, clause_id: str) -> str:
-    if code == "NJ":
-        return clause_id.replace(" opening", " (opening paragraph)")
-    if code == "PA":
-        return clause_id.replace("674a.1 ", "674a.1 (definition of ") + (")" if clause_id.startswith("674a.1 ") else "")
-    return clause_id
 
 
 def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
@@ -291,13 +303,22 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
     return None
 
 
-def inventory_path(code: str):
+def inventory_path(code: str) -> Path:
+    """The clause inventory of `code`: `jurisdictions/clauses/<code>.yaml` in the first data folder that has it
+    (`RULEGEN_DATA_PATH`, then the shipped data)."""
+    for root in resources.data_roots():
+        path = root / "jurisdictions" / "clauses" / f"{code.lower()}.yaml"
+        if path.is_file():
+            return path
     return resources.jurisdictions_dir() / "clauses" / f"{code.lower()}.yaml"
 
 
-@cache
 def load(code: str) -> Inventory:
-    path = inventory_path(code)
+    return _load(code, inventory_path(code))
+
+
+@cache
+def _load(code: str, path: Path) -> Inventory:
     try:
         from ruamel.yaml import YAML
 
@@ -307,6 +328,7 @@ def load(code: str) -> Inventory:
     if not isinstance(raw, dict) or raw.get("code") != code or not isinstance(raw.get("clauses"), list):
         raise InventoryError(f"{path}: expected code {code} and a list of clauses")
     prefix = str(raw.get("citation_prefix") or "")
+    form = _citation_form(path, raw.get("citation_form") or {})
     clauses = []
     seen: set[str] = set()
     for entry in raw["clauses"]:
@@ -321,8 +343,31 @@ def load(code: str) -> Inventory:
             raise InventoryError(f"{path}: clause {entry['id']!r} names parent {parent!r}, not listed before it")
         seen.add(entry["id"])
         clauses.append(Clause(id=str(entry["id"]), parent=parent, summary=str(entry["summary"]),
-                              citation=prefix + _label(code, str(entry["id"])), when=dict(when)))
-    return Inventory(code=code, source=str(raw.get("source") or ""), citation_prefix=prefix, clauses=tuple(clauses))
+                              citation=prefix + form.label(str(entry["id"])), when=dict(when)))
+    return Inventory(code=code, source=str(raw.get("source") or ""), citation_prefix=prefix, clauses=tuple(clauses),
+                     form=form)
+
+
+FORM_KEYS = {"labels", "section_starts", "abbreviated_prefix", "tail_keeps_section"}
+
+
+def _citation_form(path: Path, raw: Any) -> CitationForm:
+    if not isinstance(raw, dict) or set(raw) - FORM_KEYS:
+        raise InventoryError(f"{path}: citation_form takes only {sorted(FORM_KEYS)}")
+    labels = raw.get("labels") or []
+    starts = raw.get("section_starts") or []
+    if not (isinstance(labels, list) and all(isinstance(e, dict) and set(e) == {"pattern", "write"}
+                                             and all(isinstance(v, str) for v in e.values()) for e in labels)):
+        raise InventoryError(f"{path}: citation_form.labels is a list of {{pattern, write}} strings")
+    if not (isinstance(starts, list) and all(isinstance(e, str) and e for e in starts)):
+        raise InventoryError(f"{path}: citation_form.section_starts is a list of strings")
+    try:
+        compiled = tuple((re.compile(e["pattern"]), e["write"]) for e in labels)
+    except re.error as exc:
+        raise InventoryError(f"{path}: citation_form.labels: {exc}") from None
+    return CitationForm(labels=compiled, section_starts=tuple(starts),
+                        abbreviated_prefix=str(raw.get("abbreviated_prefix") or ""),
+                        tail_keeps_section=bool(raw.get("tail_keeps_section", False)))
 
 
 def available(code: str) -> bool:

@@ -602,6 +602,10 @@ def zedland(tmp_path, monkeypatch):
     root = tmp_path / "data"
     text = (jurisdictions_dir() / "pa.yaml").read_text(encoding="utf-8")
     _data_folder(root, "zz.yaml", text.replace("code: PA", "code: ZZ", 1).replace("name: Pennsylvania", "name: Zedland", 1))
+    (root / "jurisdictions" / "clauses").mkdir()
+    inventory = (jurisdictions_dir() / "clauses" / "pa.yaml").read_text(encoding="utf-8")
+    (root / "jurisdictions" / "clauses" / "zz.yaml").write_text(inventory.replace("code: PA", "code: ZZ", 1),
+                                                                 encoding="utf-8")
     (root / "schemas").mkdir()
     (root / "schemas" / "zz.schema.json").write_bytes((schemas_dir() / "pa.schema.json").read_bytes())
     (root / "templates" / "rules").mkdir(parents=True)
@@ -626,6 +630,9 @@ def test_a_fictional_state_validates_and_builds_from_data_alone(zedland, tmp_pat
     html = (result.folder / "rules.html").read_text(encoding="utf-8")
     assert "Criss Cross Poker — Rules Submission (Zedland)" in html
     assert "58 Pa. Code § 674a.12" in html  # the copied data's citations, laid out by the copied template
+    # The copied clause inventory gives ZZ its Concordance, its labels written in the form its data states
+    # (no code of ours knows ZZ, nor that it is Pennsylvania's text).
+    assert "<h2>Concordance" in html and "674a.1 (definition of Across Hand)" in html
     for name in ("rules.pdf", "signage.pdf", "math-appendix.pdf", "manifest.json"):
         assert (result.folder / name).stat().st_size > 0
     manifest = json.loads((result.folder / "manifest.json").read_text(encoding="utf-8"))
