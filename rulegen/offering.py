@@ -19,10 +19,14 @@ import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulegen.errors import ExitCode, RulegenError
 from rulegen.findings import Finding, dotted
 from rulegen.safeio import UnsafeFile, read_regular
+
+if TYPE_CHECKING:
+    from rulegen.logo import Logo, LogoRefused
 
 MAX_BYTES = 1 << 20  # [offering format] a file of at most 1 MiB
 MAX_DEPTH = 32  # [offering format] nesting at most 32 deep
@@ -74,9 +78,10 @@ class Offering:
     data: dict
     positions: dict[Path_, tuple[int, int]] = field(repr=False)  # node path -> (line, column) of its value
     key_positions: dict[Path_, tuple[int, int]] = field(repr=False)  # mapping entry path -> its key
-    _logo: object = field(default=None, repr=False, compare=False)  # (Logo | None) or LogoRefused, once read
+    # (Logo | None,) or LogoRefused, once read
+    _logo: tuple[Logo | None] | LogoRefused | None = field(default=None, repr=False, compare=False)
 
-    def logo(self):
+    def logo(self) -> Logo | None:
         """The logo the offering names, read once from its folder and checked (`rulegen.logo`), or None.
 
         Every later use (validation, rendering, the manifest's hash, the attachment) gets these same bytes;
@@ -97,7 +102,7 @@ class Offering:
                     self._logo = refusal
         if isinstance(self._logo, LogoRefused):
             raise self._logo
-        return self._logo[0]  # type: ignore[index]
+        return self._logo[0]
 
     @property
     def sha256(self) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from rulegen.filing import build_manifest, manifest_bytes, pdf_attachments, reproducible_clock, sign_pdf, signer_name
+from rulegen.build import pdf_attachments
+from rulegen.filing import build_manifest, manifest_bytes, reproducible_clock, sign_pdf, signer_name
 from rulegen.offering import load_offering
 
 PASSPHRASE = b"correct horse battery staple"

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from rulegen.build import pdf_attachments
 from rulegen.filing import (
     MANIFEST_NAME,
     build_manifest,
     canonical_json,
     manifest_bytes,
-    pdf_attachments,
     reproducible_clock,
 )
 from rulegen.filing.pdf import embedded_files, open_reader

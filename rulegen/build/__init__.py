@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,14 +27,21 @@ from typing import TYPE_CHECKING, Any
 from rulegen.build import publish
 from rulegen.build.processes import Batch
 from rulegen.errors import ExitCode, InputError, InvalidOfferingError, RulegenError, UsageError
+from rulegen.filing import manifest as filing_manifest
 from rulegen.findings import Finding
 from rulegen.render import documents
+from rulegen.render import pdf as render_pdf
 from rulegen.render.context import Draft, draft_status
 from rulegen.resolved import ResolvedOffering, resolve
 from rulegen.render.signage import sign_size as check_sign_size
 
 if TYPE_CHECKING:
     from rulegen.math.results import MathReport
+    from rulegen.offering import Offering
+
+# The manifest records the versions of the renderer's libraries; the filing layer never imports the renderer, so
+# the build hands it the render layer's reader.
+filing_manifest.use_renderer_versions(render_pdf.renderer_versions)
 
 RULES_PDF = "rules.pdf"
 RULES_HTML = "rules.html"
@@ -221,7 +228,7 @@ def build(path: Path, options: BuildOptions, *, display: str | None = None, prog
 
 def _build(path: Path, options: BuildOptions, *, display: str | None, progress: Progress,
            math_progress: MathProgress | None) -> BuildResult:
-    from rulegen.filing import build_manifest, manifest_bytes, passphrase_from_env, pdf_attachments, sign_pdf
+    from rulegen.filing import build_manifest, manifest_bytes, passphrase_from_env, sign_pdf
 
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -304,6 +311,15 @@ def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False
     return rendering.pdf, loaded, findings + rendering.findings  # the logo's resolution, measured as laid out
 
 
+def pdf_attachments(offering: Offering, manifest: Mapping[str, object], manifest_data: bytes | None = None,
+                    logo: tuple[str, bytes] | None = None) -> list[Any]:
+    """The attachments of rules.pdf: the filing layer names the files and their bytes (the offering, its logo, the
+    manifest), the render layer wraps them for WeasyPrint, dated with the offering's effective date."""
+    data = manifest_data if manifest_data is not None else filing_manifest.manifest_bytes(manifest)
+    return render_pdf.pdf_attachments(filing_manifest.attached_files(offering, data, logo),
+                                      filing_manifest.attachment_time(manifest))
+
+
 # --- verify --rebuild -------------------------------------------------------------------------------------------
 
 def render_rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
@@ -323,7 +339,7 @@ def render_rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, by
 
 def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
                           manifest: dict[str, Any], signer: str | None) -> bytes:
-    from rulegen.filing import manifest_bytes, pdf_attachments
+    from rulegen.filing import manifest_bytes
 
     options = manifest.get("options") or {}
     safe_name = Path(name).name or "offering.yaml"
@@ -350,5 +366,5 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
 
 __all__ = [
     "BuildOptions", "BuildResult", "OfferingInvalid", "STEPS", "build", "build_signage",
-    "load_and_validate", "math_results", "render_rules_pdf_for_verify",
+    "load_and_validate", "math_results", "pdf_attachments", "render_rules_pdf_for_verify",
 ]

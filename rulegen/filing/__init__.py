@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from rulegen.filing.manifest import (
     MANIFEST_NAME,
+    AttachedFile,
+    attached_files,
     build_manifest,
     canonical_json,
     manifest_bytes,
-    pdf_attachments,
     reproducible_clock,
     software_versions,
     source_date_epoch,
@@ -22,11 +23,13 @@ from rulegen.filing.verify import Check, VerifyReport, verify_filing
 from rulegen.filing.diff import Change, changes_section, diff_offerings, offering_from_path
 
 __all__ = [
+    "AttachedFile",
     "MANIFEST_NAME",
     "PASSPHRASE_ENV",
     "Change",
     "Check",
     "VerifyReport",
+    "attached_files",
     "build_manifest",
     "canonical_json",
     "changes_section",
@@ -34,7 +37,6 @@ __all__ = [
     "manifest_bytes",
     "offering_from_path",
     "passphrase_from_env",
-    "pdf_attachments",
     "reproducible_clock",
     "sign_pdf",
     "signer_name",

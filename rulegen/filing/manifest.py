@@ -6,6 +6,10 @@ manifest, so one signature over rules.pdf covers the whole filing), the versions
 data that shaped the bytes, the build options, the findings and the sign-offs. Nothing in it depends
 on the clock or on the machine's paths: two builds of the same offering with the same software write
 the same bytes.
+
+The filing layer never renders: the versions of the renderer's libraries (WeasyPrint, pydyf, Pango) are read
+by the render layer and handed in by the build layer (`use_renderer_versions`), and the files attached to
+rules.pdf leave here as plain names and bytes (`attached_files`); the render layer wraps them for WeasyPrint.
 """
 
 from __future__ import annotations
@@ -13,13 +17,18 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import hashlib
-import io
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from decimal import Decimal
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
+
+if TYPE_CHECKING:
+    from rulegen.offering import Offering
+
+# Plain JSON data, as the manifest holds it.
+JSON = dict[str, "JSON"] | list["JSON"] | str | int | bool | None
 
 MANIFEST_NAME = "manifest.json"
 MANIFEST_FORMAT = "rulegen-manifest/1"
@@ -32,14 +41,24 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def jsonable(value: Any) -> Any:
+@overload
+def jsonable(value: dict[Any, Any]) -> dict[str, JSON]: ...
+
+
+@overload
+def jsonable(value: object) -> JSON: ...
+
+
+def jsonable(value: object) -> JSON:
     """Plain JSON data: dates become ISO text, money stays exact (Decimal → its text), paths their name."""
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
+        items: list[JSON] = [jsonable(v) for v in value]
+        return items
     if isinstance(value, (set, frozenset)):
-        return sorted(jsonable(v) for v in value)
+        members: list[JSON] = [jsonable(v) for v in value]
+        return sorted(members)  # type: ignore[type-var]  # a set's members are scalars (names, codes), which sort
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return value
     if isinstance(value, Decimal):
@@ -52,33 +71,35 @@ def jsonable(value: Any) -> Any:
         return value.name  # a path on the build machine is not part of what was filed
     if isinstance(value, bytes):
         return {"sha256": sha256(value), "bytes": len(value)}
-    if hasattr(value, "to_json"):
-        return jsonable(value.to_json())
+    to_json = getattr(value, "to_json", None)
+    if to_json is not None:
+        data: JSON = jsonable(to_json())
+        return data
     return str(value)
 
 
-def canonical_json(value: Any) -> bytes:
+def canonical_json(value: object) -> bytes:
     """Sorted keys, fixed separators, ASCII only, one trailing newline: the same data gives the same bytes."""
     text = json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
                       allow_nan=False)
     return text.encode("ascii") + b"\n"
 
 
-def manifest_bytes(manifest: dict) -> bytes:
+def manifest_bytes(manifest: Mapping[str, object]) -> bytes:
     return canonical_json(manifest)
 
 
-def _file_entry(name: str, data: bytes) -> dict:
+def _file_entry(name: str, data: bytes) -> dict[str, JSON]:
     return {"file": name, "sha256": sha256(data), "bytes": len(data)}
 
 
-def offering_file_name(offering) -> str:
+def offering_file_name(offering: Offering) -> str:
     path = getattr(offering, "path", None)
     name = Path(str(path)).name if path is not None else ""
     return name or "offering.yaml"
 
 
-def logo_of(offering) -> tuple[str, bytes] | None:
+def logo_of(offering: Offering) -> tuple[str, bytes] | None:
     """(name, bytes) of the offering's logo, or None: the bytes the loader read once and validation judged."""
     from rulegen.logo import LogoRefused
 
@@ -89,36 +110,39 @@ def logo_of(offering) -> tuple[str, bytes] | None:
     return (PurePath(logo.name).as_posix(), logo.data) if logo is not None else None
 
 
-def software_versions() -> dict:
+RendererVersions = Callable[[], Mapping[str, "str | None"]]
+
+
+def _no_renderer() -> Mapping[str, str | None]:
+    return {}
+
+
+_renderer_versions: RendererVersions = _no_renderer
+
+
+def use_renderer_versions(read: RendererVersions) -> None:
+    """Say how to read the versions of the renderer's libraries ({"weasyprint", "pydyf", "pango"}: version or
+    None). The build layer hands in the render layer's reader when it is imported; until then each is None."""
+    global _renderer_versions
+    _renderer_versions = read
+
+
+def software_versions() -> dict[str, JSON]:
     """The versions of everything that shapes the rendered bytes: rulegen, WeasyPrint, pydyf, Pango, the fonts."""
     from rulegen import __version__
 
-    versions: dict[str, Any] = {"rulegen": __version__}
-    try:
-        import weasyprint
-
-        versions["weasyprint"] = weasyprint.__version__
-    except Exception:  # a manifest is still written where WeasyPrint cannot load
-        versions["weasyprint"] = None
-    try:
-        import pydyf
-
-        versions["pydyf"] = pydyf.__version__
-    except Exception:
-        versions["pydyf"] = None
-    versions["pango"] = pango_version()
-    versions["fonts"] = font_hashes()
-    return versions
+    renderer = _renderer_versions()
+    return {
+        "rulegen": __version__,
+        "weasyprint": renderer.get("weasyprint"),
+        "pydyf": renderer.get("pydyf"),
+        "pango": pango_version(),
+        "fonts": dict(font_hashes()),
+    }
 
 
 def pango_version() -> str | None:
-    try:
-        from weasyprint.text.ffi import pango
-
-        number = int(pango.pango_version())
-    except Exception:
-        return None
-    return f"{number // 10000}.{number // 100 % 100}.{number % 100}"
+    return _renderer_versions().get("pango")
 
 
 def font_hashes() -> dict[str, str]:
@@ -135,7 +159,7 @@ def font_hashes() -> dict[str, str]:
             for path in sorted(root.rglob("*")) if path.is_file() and path.suffix.lower() in FONT_SUFFIXES}
 
 
-def data_hashes(jurisdiction_code: str | None) -> dict:
+def data_hashes(jurisdiction_code: str | None) -> dict[str, JSON]:
     """The jurisdiction data and schemas a build used: each file's SHA-256, and one hash over all of them.
 
     The shipped data first, then each `RULEGEN_DATA_PATH` folder from the last to the first, so a file an extra
@@ -158,20 +182,20 @@ def data_hashes(jurisdiction_code: str | None) -> dict:
         "jurisdiction": jurisdiction_code,
         "jurisdiction_sha256": files.get(jurisdiction_file),
         "sha256": combined,
-        "files": files,
+        "files": dict(files),
     }
 
 
-def _finding_json(finding, offering_name: str) -> dict:
+def _finding_json(finding: object, offering_name: str) -> JSON:
     entry = jsonable(finding)
     if isinstance(entry, dict) and "path" in entry:
         entry["path"] = offering_name  # the name, not where the file sat on the build machine
     return entry
 
 
-def build_manifest(*, offering, jurisdiction_code: str | None, outputs: dict[str, bytes], options: dict,
-                   findings: list, signoffs=None, logo: tuple[str, bytes] | None = None,
-                   figures: dict | None = None) -> dict:
+def build_manifest(*, offering: Offering, jurisdiction_code: str | None, outputs: Mapping[str, bytes],
+                   options: Mapping[str, object], findings: Iterable[object], signoffs: Iterable[object] | None = None,
+                   logo: tuple[str, bytes] | None = None, figures: Mapping[str, object] | None = None) -> dict[str, JSON]:
     """The manifest of one build.
 
     `outputs` maps each output's file name to its bytes (rules.pdf and manifest.json, if given, are
@@ -185,7 +209,7 @@ def build_manifest(*, offering, jurisdiction_code: str | None, outputs: dict[str
     head = data.get("offering") or {}
     name = offering_file_name(offering)
     logo = logo if logo is not None else logo_of(offering)
-    hashed = {key: {"sha256": sha256(value), "bytes": len(value)}
+    hashed: dict[str, JSON] = {key: {"sha256": sha256(value), "bytes": len(value)}
               for key, value in sorted(outputs.items()) if key not in UNHASHED_OUTPUTS}
     if signoffs is None:
         signoffs = data.get("signoff") or []
@@ -211,7 +235,7 @@ def build_manifest(*, offering, jurisdiction_code: str | None, outputs: dict[str
     }
 
 
-def attachment_time(manifest: dict) -> _dt.datetime:
+def attachment_time(manifest: Mapping[str, object]) -> _dt.datetime:
     """The timestamp written on each PDF attachment: the offering's effective date at midnight UTC."""
     text = str(manifest.get("date") or "")
     try:
@@ -221,14 +245,14 @@ def attachment_time(manifest: dict) -> _dt.datetime:
     return _dt.datetime(day.year, day.month, day.day, tzinfo=_dt.timezone.utc)
 
 
-def source_date_epoch(manifest: dict) -> int:
+def source_date_epoch(manifest: Mapping[str, object]) -> int:
     """The build's clock for every library that reads SOURCE_DATE_EPOCH (fontTools stamps each subset font's
     `head` table with it): the offering's effective date, so a rendering is the same bytes on every run."""
     return int(attachment_time(manifest).timestamp())
 
 
 @contextlib.contextmanager
-def reproducible_clock(manifest: dict) -> Iterator[int]:
+def reproducible_clock(manifest: Mapping[str, object]) -> Iterator[int]:
     """Inside: SOURCE_DATE_EPOCH is the effective date; outside, as it was. Render rules.pdf within it."""
     saved = os.environ.get("SOURCE_DATE_EPOCH")
     epoch = source_date_epoch(manifest)
@@ -242,22 +266,24 @@ def reproducible_clock(manifest: dict) -> Iterator[int]:
             os.environ["SOURCE_DATE_EPOCH"] = saved
 
 
-def pdf_attachments(offering, manifest: dict, manifest_data: bytes | None = None,
-                    logo: tuple[str, bytes] | None = None) -> list:
-    """The WeasyPrint attachments of rules.pdf: the offering's exact bytes, its logo, the manifest.
+class AttachedFile(NamedTuple):
+    """A file rules.pdf carries: its name, its exact bytes, and what it is."""
 
-    Their dates are the offering's effective date (WeasyPrint would otherwise stamp the clock), so the
-    rendering is reproducible and `rulegen verify --rebuild` can compare it byte for byte.
+    name: str
+    data: bytes
+    description: str
+
+
+def attached_files(offering: Offering, manifest_data: bytes, logo: tuple[str, bytes] | None = None) -> list[AttachedFile]:
+    """What rules.pdf carries, in order: the offering's exact bytes, its logo, the manifest.
+
+    The render layer attaches them dated with `attachment_time` (WeasyPrint would otherwise stamp the clock), so
+    the rendering is reproducible and `rulegen verify --rebuild` can compare it byte for byte.
     """
-    from weasyprint import Attachment
-
-    when = attachment_time(manifest)
-    manifest_data = manifest_data if manifest_data is not None else manifest_bytes(manifest)
     logo = logo if logo is not None else logo_of(offering)
-    files = [(offering_file_name(offering), offering.source, "The offering file this filing was built from")]
+    files = [AttachedFile(offering_file_name(offering), offering.source, "The offering file this filing was built from")]
     if logo:
-        files.append((logo[0], logo[1], "The operator's logo, as given in the offering"))
-    files.append((MANIFEST_NAME, manifest_data, "The build manifest: hashes of every output, versions, findings, sign-offs"))
-    return [Attachment(file_obj=io.BytesIO(content), name=name, description=description, created=when,
-                       modified=when, relationship="Source")
-            for name, content, description in files]
+        files.append(AttachedFile(logo[0], logo[1], "The operator's logo, as given in the offering"))
+    files.append(AttachedFile(MANIFEST_NAME, manifest_data,
+                              "The build manifest: hashes of every output, versions, findings, sign-offs"))
+    return files

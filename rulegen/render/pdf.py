@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import io
 import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -208,3 +209,45 @@ def _layout_tables_dropped_before_subsetting() -> Iterator[None]:
         yield
     finally:
         subset.Subsetter.subset = original
+
+
+# --- what the filing records of the renderer, and what it attaches ---------------------------------------------------
+
+def renderer_versions() -> dict[str, str | None]:
+    """The versions of the libraries that lay out and write the PDFs: WeasyPrint, pydyf, Pango (None where one
+    cannot be read). The build hands this reader to the filing layer, whose manifest records them."""
+    versions: dict[str, str | None] = {}
+    try:
+        import weasyprint
+
+        versions["weasyprint"] = str(weasyprint.__version__)
+    except Exception:  # a manifest is still written where WeasyPrint cannot load
+        versions["weasyprint"] = None
+    try:
+        import pydyf
+
+        versions["pydyf"] = str(pydyf.__version__)
+    except Exception:
+        versions["pydyf"] = None
+    versions["pango"] = pango_version()
+    return versions
+
+
+def pango_version() -> str | None:
+    try:
+        from weasyprint.text.ffi import pango
+
+        number = int(pango.pango_version())
+    except Exception:
+        return None
+    return f"{number // 10000}.{number // 100 % 100}.{number % 100}"
+
+
+def pdf_attachments(files: Iterable[tuple[str, bytes, str]], when: _dt.datetime) -> list[Any]:
+    """WeasyPrint Attachments of (name, bytes, description), each dated `when` (WeasyPrint would otherwise stamp
+    the clock) and related to the document as its source."""
+    from weasyprint import Attachment
+
+    return [Attachment(file_obj=io.BytesIO(content), name=name, description=description, created=when,
+                       modified=when, relationship="Source")
+            for name, content, description in files]
