@@ -8,11 +8,16 @@ touches, and the rule that governs it (from the jurisdiction data, else from the
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulegen.jurisdiction import Jurisdiction
+    from rulegen.offering import Offering
 
 from rulegen import vocabulary
 from rulegen.errors import InputError
@@ -33,7 +38,7 @@ SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("signoff", "Sign-off", ("signoff",)),
 )
 OPTIONAL_WAGERS = {key: vocabulary.WAGER_NAMES[key] for key in (*vocabulary.OPTIONAL_WAGERS, "payout_limit")}
-PAYTABLES = {("paytables", "criss_cross"): "Criss Cross paytable", ("paytables", "ante"): "Ante paytable",
+PAYTABLES: dict[tuple[object, ...], str] = {("paytables", "criss_cross"): "Criss Cross paytable", ("paytables", "ante"): "Ante paytable",
              ("five_card_bonus", "paytable"): "Five Card Bonus paytable",
              ("six_card_bonus", "paytable"): "Six Card Bonus paytable"}
 HANDS = vocabulary.HANDS
@@ -86,40 +91,51 @@ WORDS = {
 }
 SIGNOFF_ROLES = vocabulary.ROLE_TITLES
 
+# An offering's data as loaded from YAML: a mapping of fields whose values are open (mappings, lists, text,
+# numbers, dates); each reader below checks the shape it needs. A node is the path of keys to one field.
+Data = Mapping[str, object]
+Node = tuple[object, ...]
+
+
+def _part(data: Data, key: str) -> Data:
+    """The mapping at `key`, or an empty one where the field is absent or not a mapping."""
+    value = data.get(key)
+    return value if isinstance(value, Mapping) else {}
+
 
 @dataclass(frozen=True)
 class Change:
     field: str  # the dotted path of the offering field, e.g. "five_card_bonus.maximum"
     kind: str  # changed | added | removed
-    old: Any
-    new: Any
+    old: object
+    new: object
     text: str  # in a regulator's words: "Five Card Bonus maximum: $50 → $100"
     section: str  # the rules document's section it touches
     section_title: str
     citation: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
 # --- reading either kind of input --------------------------------------------------------------------------------
 
-def offering_from_path(path, display: str | None = None):
+def offering_from_path(path: str | Path, display: str | None = None) -> Offering:
     """An offering from a file: an offering YAML, or a built filing's rules.pdf (its attached offering)."""
     from rulegen.offering import load_offering, parse_offering
 
     from rulegen.safeio import UnsafeFile, read_regular
 
-    path = Path(path)
-    display = display or str(path)
+    file = Path(path)
+    shown = display or str(file)
     try:  # read once, a regular file of bounded size: a FIFO given as --previous answers at once
-        data = read_regular(path, MAX_FILING_READ, follow_symlinks=True)
+        data = read_regular(file, MAX_FILING_READ, follow_symlinks=True)
     except UnsafeFile as exc:
-        raise InputError(f"{display}: {exc.reason}") from None
+        raise InputError(f"{shown}: {exc.reason}") from None
     if b"%PDF-" not in data[:1024]:
-        return parse_offering(data, display, path)
-    source, name = _offering_in_filing(data, display)
-    return parse_offering(source, f"{display}:{name}")
+        return parse_offering(data, shown, file)
+    source, name = _offering_in_filing(data, shown)
+    return parse_offering(source, f"{shown}:{name}")
 
 
 MAX_FILING_READ = 256 * 1024 * 1024  # a filing's rules.pdf is far smaller; an offering file is at most 1 MiB
@@ -144,7 +160,7 @@ def _offering_in_filing(data: bytes, display: str) -> tuple[bytes, str]:
     return source, entry["file"]
 
 
-def _data(offering) -> dict:
+def _data(offering: Offering | Data) -> Data:
     data = offering.data if hasattr(offering, "data") else offering
     if not isinstance(data, dict):
         raise InputError("an offering is a YAML mapping of fields")
@@ -155,12 +171,12 @@ def _data(offering) -> dict:
 
 @dataclass(frozen=True)
 class _Context:
-    jurisdiction: Any  # the newer revision's jurisdiction (the older one's if the newer names none)
-    old: dict
-    new: dict
+    jurisdiction: Jurisdiction | None  # the newer revision's (the older one's if the newer names none)
+    old: Data
+    new: Data
 
 
-def diff_offerings(old, new) -> list[Change]:
+def diff_offerings(old: Offering | Data, new: Offering | Data) -> list[Change]:
     """Every change from `old` to `new` (Offering objects or their data), in rules-document order."""
     old_data, new_data = _data(old), _data(new)
     ctx = _Context(_jurisdiction(new_data) or _jurisdiction(old_data), old_data, new_data)
@@ -178,13 +194,13 @@ def diff_offerings(old, new) -> list[Change]:
     return changes
 
 
-def _ordered_keys(old: dict, new: dict) -> list:
+def _ordered_keys(old: Data, new: Data) -> list[str]:
     keys = list(new) + [k for k in old if k not in new]
     rank = {prefix: i for i, (_, _, prefixes) in enumerate(SECTIONS) for prefix in prefixes}
     return sorted(keys, key=lambda k: rank.get(k, len(rank)))
 
 
-def _walk(node: tuple, before, after, ctx) -> list[Change]:
+def _walk(node: Node, before: object, after: object, ctx: _Context) -> list[Change]:
     if node in PAYTABLES:
         return _paytable(node, before, after, ctx)
     if node == ("signoff",):
@@ -196,7 +212,7 @@ def _walk(node: tuple, before, after, ctx) -> list[Change]:
         after_map = after if isinstance(after, dict) else {}
         if not isinstance(before, dict) and before is not None or not isinstance(after, dict) and after is not None:
             return [_change(node, before, after, ctx)]
-        changes = []
+        changes: list[Change] = []
         for key in list(after_map) + [k for k in before_map if k not in after_map]:
             if before_map.get(key) != after_map.get(key):
                 changes.extend(_walk(node + (key,), before_map.get(key), after_map.get(key), ctx))
@@ -204,7 +220,8 @@ def _walk(node: tuple, before, after, ctx) -> list[Change]:
     return [_change(node, before, after, ctx)]
 
 
-def _change(node: tuple, before, after, ctx, *, label: str | None = None, text: str | None = None) -> Change:
+def _change(node: Node, before: object, after: object, ctx: _Context, *, label: str | None = None,
+            text: str | None = None) -> Change:
     path = _dotted(node)
     label = label or _label(node)
     if text is None:
@@ -219,7 +236,7 @@ def _change(node: tuple, before, after, ctx, *, label: str | None = None, text: 
     return Change(path, kind, _plain(before), _plain(after), text, section, title, citation)
 
 
-def _whole_wager(key: str, before, after, ctx) -> Change:
+def _whole_wager(key: str, before: object, after: object, ctx: _Context) -> Change:
     name = OPTIONAL_WAGERS[key]
     present = after if after is not None else before
     summary = _summary((key,), present)
@@ -230,7 +247,7 @@ def _whole_wager(key: str, before, after, ctx) -> Change:
     return _change((key,), before, after, ctx, label=name, text=text)
 
 
-def _summary(node: tuple, value) -> str:
+def _summary(node: Node, value: object) -> str:
     if not isinstance(value, dict):
         return _value(node, value)
     parts = []
@@ -247,9 +264,9 @@ def _summary(node: tuple, value) -> str:
     return ", ".join(parts)
 
 
-def _paytable(node: tuple, before, after, ctx) -> list[Change]:
+def _paytable(node: Node, before: object, after: object, ctx: _Context) -> list[Change]:
     label = PAYTABLES[node]
-    kind = node[0] if node[0] != "paytables" else node[1]
+    kind = str(node[0] if node[0] != "paytables" else node[1])
     if before is None or after is None:
         return [_change(node, before, after, ctx, label=label,
                         text=f"{label}: {_table_words(before)} → {_table_words(after)}")]
@@ -261,7 +278,7 @@ def _paytable(node: tuple, before, after, ctx) -> list[Change]:
     if old_pays is None or new_pays is None:
         return [_change(node, before, after, ctx, label=label,
                         text=f"{label}: {_table_words(before)} → {_table_words(after)}")]
-    changes = []
+    changes: list[Change] = []
     for hand in _hands(old_pays, new_pays):
         if old_pays.get(hand) != new_pays.get(hand):
             changes.append(_change(node + (hand,), old_pays.get(hand), new_pays.get(hand), ctx,
@@ -273,7 +290,7 @@ def _paytable(node: tuple, before, after, ctx) -> list[Change]:
     return changes
 
 
-def _resolve(ctx, kind: str, choice) -> dict | None:
+def _resolve(ctx: _Context, kind: str, choice: object) -> dict[str, object] | None:
     """A paytable as {hand: pays}: the mapping as written, or the named table from the jurisdiction data."""
     if isinstance(choice, dict):
         return {str(k): v for k, v in choice.items()}
@@ -288,19 +305,19 @@ def _resolve(ctx, kind: str, choice) -> dict | None:
     return {str(k): v for k, v in cited.value.items()}
 
 
-def _pay_changes(old: dict | None, new: dict | None) -> list[str]:
+def _pay_changes(old: Mapping[str, object] | None, new: Mapping[str, object] | None) -> list[str]:
     if old is None or new is None:
         return []
     return [f"{_hand(hand)} {_pays(old.get(hand))} → {_pays(new.get(hand))}"
             for hand in _hands(old, new) if old.get(hand) != new.get(hand)]
 
 
-def _hands(old: dict, new: dict) -> list[str]:
+def _hands(old: Mapping[str, object], new: Mapping[str, object]) -> list[str]:
     known = [h for h in HANDS if h in old or h in new]
     return known + [h for h in list(new) + list(old) if h not in HANDS and h not in known]
 
 
-def _table_words(choice) -> str:
+def _table_words(choice: object) -> str:
     if choice is None:
         return "none"
     if isinstance(choice, dict):
@@ -308,12 +325,13 @@ def _table_words(choice) -> str:
     return f"table {choice}" if len(str(choice)) <= 2 else str(choice)
 
 
-def _signoffs(before, after, ctx) -> list[Change]:
-    def by_role(entries) -> dict:
-        return {str(e.get("role")): e for e in entries or [] if isinstance(e, dict)}
+def _signoffs(before: object, after: object, ctx: _Context) -> list[Change]:
+    def by_role(entries: object) -> dict[str, dict[str, Any]]:
+        listed = entries if isinstance(entries, list) else []  # the schema's list of sign-offs; else none to read
+        return {str(e.get("role")): e for e in listed if isinstance(e, dict)}
 
     old_roles, new_roles = by_role(before), by_role(after)
-    changes = []
+    changes: list[Change] = []
     for role in list(new_roles) + [r for r in old_roles if r not in new_roles]:
         old_entry, new_entry = old_roles.get(role), new_roles.get(role)
         if old_entry == new_entry:
@@ -324,7 +342,7 @@ def _signoffs(before, after, ctx) -> list[Change]:
     return changes
 
 
-def _person(entry) -> str:
+def _person(entry: Mapping[str, object] | None) -> str:
     if not entry:
         return "none"
     parts = [str(entry.get("name") or "")]
@@ -334,16 +352,17 @@ def _person(entry) -> str:
     return text + (f" ({_plain(entry.get('date'))})" if entry.get("date") else "")
 
 
-def _wheel(before, after, ctx) -> list[Change]:
-    def by_symbol(entries) -> dict:
-        return {str(e.get("symbol")): e for e in entries or [] if isinstance(e, dict)}
+def _wheel(before: object, after: object, ctx: _Context) -> list[Change]:
+    def by_symbol(entries: object) -> dict[str, dict[str, Any]]:
+        listed = entries if isinstance(entries, list) else []  # the schema's list of segments; else none to read
+        return {str(e.get("symbol")): e for e in listed if isinstance(e, dict)}
 
     old_segments, new_segments = by_symbol(before), by_symbol(after)
     if not old_segments or not new_segments:
         text = ("Bonus Spin wheel weights: given from the manufacturer's par sheet" if new_segments
                 else "Bonus Spin wheel weights: removed (no return figure)")
         return [_change(("bonus_spin", "wheel"), before, after, ctx, label="Bonus Spin wheel", text=text)]
-    changes = []
+    changes: list[Change] = []
     for symbol in list(new_segments) + [s for s in old_segments if s not in new_segments]:
         old_seg, new_seg = old_segments.get(symbol) or {}, new_segments.get(symbol) or {}
         for key in ("weight", "community"):
@@ -356,7 +375,7 @@ def _wheel(before, after, ctx) -> list[Change]:
     return changes
 
 
-def _segment(key: str, value) -> str:
+def _segment(key: str, value: object) -> str:
     if value is None:
         return "none"
     return _money(value) if key == "community" else str(value)
@@ -364,11 +383,11 @@ def _segment(key: str, value) -> str:
 
 # --- words -------------------------------------------------------------------------------------------------------
 
-def _dotted(node: tuple) -> str:
+def _dotted(node: Node) -> str:
     return ".".join(str(part) for part in node)
 
 
-def _label(node: tuple) -> str:
+def _label(node: Node) -> str:
     path = _dotted(node)
     if path in LABELS:
         return LABELS[path]
@@ -380,7 +399,7 @@ def _label(node: tuple) -> str:
     return label[:1].upper() + label[1:]
 
 
-def _value(node: tuple, value) -> str:
+def _value(node: Node, value: object) -> str:
     path = _dotted(node)
     if value is None:
         return "none"
@@ -397,11 +416,11 @@ def _value(node: tuple, value) -> str:
     if isinstance(value, list):
         return ", ".join(_value(node, item) for item in value) or "none"
     if isinstance(value, dict):
-        return "; ".join(f"{k.replace('_', ' ')} {_value(node + (k,), v)}" for k, v in value.items())
+        return "; ".join(f"{str(k).replace('_', ' ')} {_value(node + (k,), v)}" for k, v in value.items())
     return str(_plain(value))
 
 
-def _money(value) -> str:
+def _money(value: object) -> str:
     try:
         amount = Decimal(str(value))
     except (InvalidOperation, ValueError):
@@ -415,7 +434,7 @@ def _hand(hand: str) -> str:
     return vocabulary.hand_name(hand).lower()
 
 
-def _pays(value) -> str:
+def _pays(value: object) -> str:
     if value is None:
         return "loses"
     if isinstance(value, str):
@@ -428,7 +447,7 @@ def _pays(value) -> str:
     return f"{shown} to 1"
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     import datetime as _dt
 
     if isinstance(value, Decimal):
@@ -496,11 +515,11 @@ OWN_SECTIONS = {"offering": ("submission", "Submission"), "schema_version": ("su
                 "signoff": ("signoff", "Sign-off")}
 
 
-def _jurisdiction(data: dict):
+def _jurisdiction(data: Data) -> Jurisdiction | None:
     from rulegen.jurisdiction import codes, load_jurisdiction
 
-    code = (data.get("offering") or {}).get("jurisdiction") if isinstance(data.get("offering"), dict) else None
-    if code not in codes():
+    code = _part(data, "offering").get("jurisdiction")
+    if not isinstance(code, str) or code not in codes():
         return None
     try:
         return load_jurisdiction(code)
@@ -508,7 +527,7 @@ def _jurisdiction(data: dict):
         return None
 
 
-def _data_sections(jurisdiction) -> list[dict]:
+def _data_sections(jurisdiction: Jurisdiction | None) -> list[dict[str, Any]]:
     if jurisdiction is None:
         return []
     sections = jurisdiction.data.get("sections") or []
@@ -518,25 +537,23 @@ def _data_sections(jurisdiction) -> list[dict]:
     return [s for s in sections if isinstance(s, dict) and (s.get("id") or s.get("key"))]
 
 
-def _section_order(jurisdiction) -> list[str]:
+def _section_order(jurisdiction: Jurisdiction | None) -> list[str]:
     return ["submission"] + [str(s.get("id") or s.get("key")) for s in _data_sections(jurisdiction)] + [
         key for key, _, _ in SECTIONS if key != "submission"] + ["signoff"]
 
 
-def _fill(template: str, data: dict) -> str | None:
+def _fill(template: str, data: Data) -> str | None:
     if not template.startswith("{"):
         return template
     name = template[1:-1]
-    cards = data.get("cards") or {}
-    tables = data.get("paytables") or {}
-    spin = data.get("bonus_spin") or {}
+    cards, tables, spin = _part(data, "cards"), _part(data, "paytables"), _part(data, "bonus_spin")
     values = {
         "decks_rule": "two_decks" if cards.get("decks") == 2 else "one_deck_cover_card",
         "dealing": cards.get("dealing"),
         "criss_cross_table": tables.get("criss_cross"),
         "ante_table": tables.get("ante"),
-        "five_card_bonus_table": (data.get("five_card_bonus") or {}).get("paytable"),
-        "six_card_bonus_table": (data.get("six_card_bonus") or {}).get("paytable"),
+        "five_card_bonus_table": _part(data, "five_card_bonus").get("paytable"),
+        "six_card_bonus_table": _part(data, "six_card_bonus").get("paytable"),
         "kind": spin.get("kind"),
         "spin_table": spin.get("paytable"),
     }
@@ -544,7 +561,7 @@ def _fill(template: str, data: dict) -> str | None:
     return None if value is None or isinstance(value, (dict, list)) else str(value)
 
 
-def _field_citation(node: tuple, jurisdiction, data: dict) -> str | None:
+def _field_citation(node: Node, jurisdiction: Jurisdiction | None, data: Data) -> str | None:
     """The rule that governs this field: a cited value in the jurisdiction data, else its schema's x-citation."""
     if jurisdiction is None:
         return None
@@ -552,9 +569,10 @@ def _field_citation(node: tuple, jurisdiction, data: dict) -> str | None:
     for length in range(len(path), 0, -1):
         for keys in CITED_BY.get(".".join(path[:length]), ()):
             filled = [_fill(k, data) for k in keys]
-            if any(k is None for k in filled):
+            known = [k for k in filled if k is not None]
+            if len(known) != len(filled):
                 continue
-            citation = _cited_at(jurisdiction, filled)
+            citation = _cited_at(jurisdiction, known)
             if citation:
                 return citation
         table = _written_out_table(path[:length], jurisdiction, data)
@@ -567,7 +585,7 @@ def _field_citation(node: tuple, jurisdiction, data: dict) -> str | None:
     return None
 
 
-def _cited_at(jurisdiction, keys: list[str]) -> str | None:
+def _cited_at(jurisdiction: Jurisdiction, keys: list[str]) -> str | None:
     """The citation at `keys` in the data; a key missing from a cited value is looked up inside its value, where
     a text is itself a citation (`dealing_procedures: {value: {hand: "N.J.A.C. 13:69F-40.8"}, ...}`)."""
     node: Any = jurisdiction.data
@@ -585,12 +603,12 @@ def _cited_at(jurisdiction, keys: list[str]) -> str | None:
     return None
 
 
-def _written_out_table(path: tuple, jurisdiction, data: dict) -> str | None:
+def _written_out_table(path: tuple[str, ...], jurisdiction: Jurisdiction, data: Data) -> str | None:
     """A paytable written out in full is cited as the authorized table it matches."""
     key = tuple(path)
     if key not in PAYTABLES:
         return None
-    choice = data.get(key[0], {}).get(key[1]) if isinstance(data.get(key[0]), dict) else None
+    choice = _part(data, key[0]).get(key[1])
     if not isinstance(choice, dict):
         return None
     try:
@@ -612,7 +630,7 @@ def _under(citation: str, section_citation: str) -> bool:
     return not rest or not (rest[0].isalnum() or rest[0] in ".-:")
 
 
-def _place(node: tuple, jurisdiction, data: dict | None = None) -> tuple[str, str, str | None]:
+def _place(node: Node, jurisdiction: Jurisdiction | None, data: Data | None = None) -> tuple[str, str, str | None]:
     """(section id, section title, citation) for an offering field."""
     data = data or {}
     head = str(node[0])
@@ -646,7 +664,7 @@ def _place(node: tuple, jurisdiction, data: dict | None = None) -> tuple[str, st
 
 
 @cache
-def _schema_citations(code: str) -> dict[tuple, str]:
+def _schema_citations(code: str) -> dict[tuple[str, ...], str]:
     """Field path → the x-citation beside the first constraint on it in the jurisdiction's schema."""
     from rulegen.resources import schemas_dir
 
@@ -654,9 +672,9 @@ def _schema_citations(code: str) -> dict[tuple, str]:
         schema = json.loads((schemas_dir() / f"{code.lower()}.schema.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    found: dict[tuple, str] = {}
+    found: dict[tuple[str, ...], str] = {}
 
-    def visit(node, path: tuple, depth: int = 0) -> None:
+    def visit(node: object, path: tuple[str, ...], depth: int = 0) -> None:
         if depth > 40:
             return
         if isinstance(node, list):
@@ -684,22 +702,22 @@ def _schema_citations(code: str) -> dict[tuple, str]:
 
 # --- the section of the rules document ------------------------------------------------------------------------------
 
-def changes_section(old, new) -> dict:
+def changes_section(old: Offering, new: Offering) -> dict[str, Any]:
     """The "changes from revision N" section, as data for the template: heading, then groups of changes by
     the section of the rules document they touch, each with its citation."""
     old_data, new_data = _data(old), _data(new)
-    old_revision = (old_data.get("offering") or {}).get("version")
-    new_revision = (new_data.get("offering") or {}).get("version")
+    old_revision = _part(old_data, "offering").get("version")
+    new_revision = _part(new_data, "offering").get("version")
     changes = [c for c in diff_offerings(old_data, new_data) if c.section != "signoff"
                and c.field not in ("offering.version", "offering.effective_date")]
-    groups: list[dict] = []
+    groups: list[dict[str, Any]] = []
     for change in changes:
         if not groups or groups[-1]["section"] != change.section:
             groups.append({"section": change.section, "title": change.section_title, "changes": []})
         groups[-1]["changes"].append({"text": change.text, "field": change.field, "citation": change.citation,
                                       "kind": change.kind})
     title = f"Changes from revision {old_revision}" if old_revision is not None else "Changes from the previous revision"
-    effective = (new_data.get("offering") or {}).get("effective_date")
+    effective = _part(new_data, "offering").get("effective_date")
     mathematics = math_diff(old, new)
     return {
         "math": mathematics["changes"],
@@ -717,14 +735,14 @@ def changes_section(old, new) -> dict:
 
 
 def changes_json(changes: list[Change], old_display: str, new_display: str,
-                 mathematics: dict | None = None) -> dict:
+                 mathematics: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The diff as JSON; with `mathematics` (math_diff's result), the figures that changed as "math"."""
-    groups: list[dict] = []
+    groups: list[dict[str, Any]] = []
     for change in changes:
         if not groups or groups[-1]["section"] != change.section:
             groups.append({"section": change.section, "title": change.section_title, "changes": []})
         groups[-1]["changes"].append(change.to_json())
-    payload = {"old": old_display, "new": new_display, "count": len(changes), "sections": groups}
+    payload: dict[str, Any] = {"old": old_display, "new": new_display, "count": len(changes), "sections": groups}
     if mathematics is not None:
         payload["math"] = mathematics["changes"]
         payload["math_note"] = mathematics["note"]
@@ -761,7 +779,7 @@ class MathChange:
         return asdict(self)
 
 
-def offering_math(offering) -> dict[str, Any]:
+def offering_math(offering: Offering) -> dict[str, Any]:
     """The offering's mathematics with the keys of `rulegen math --json` (computed, or read from the math cache)."""
     from rulegen.math.report import offering_report
     from rulegen.resolved import resolve
@@ -791,7 +809,7 @@ def _figure_text(value: float | None, kind: str, digits: int) -> str:
 def math_changes(old_report: dict[str, Any], new_report: dict[str, Any]) -> list[MathChange]:
     """Each figure of MATH_FIGURES that differs between the two revisions' mathematics, old → new. Percentages
     print to 4 decimals, or as many more (up to 8) as it takes for the two to read differently."""
-    changes = []
+    changes: list[MathChange] = []
     for figure, label, path, kind in MATH_FIGURES:
         old, new = _figure(old_report, path, kind), _figure(new_report, path, kind)
         if old is None and new is None:
@@ -806,7 +824,7 @@ def math_changes(old_report: dict[str, Any], new_report: dict[str, Any]) -> list
     return changes
 
 
-def math_diff(old, new) -> dict[str, Any]:
+def math_diff(old: Offering, new: Offering) -> dict[str, Any]:
     """{"changes": [...], "note": None} for two offerings; when either's mathematics cannot be computed (it does
     not validate, say), no changes and a note that says why."""
     try:
