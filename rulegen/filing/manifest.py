@@ -110,7 +110,7 @@ def logo_of(offering: Offering) -> tuple[str, bytes] | None:
     return (PurePath(logo.name).as_posix(), logo.data) if logo is not None else None
 
 
-RendererVersions = Callable[[], Mapping[str, "str | None"]]
+RendererVersions = Callable[[], Mapping[str, str | None]]
 
 
 def _no_renderer() -> Mapping[str, str | None]:
