@@ -202,3 +202,47 @@ def test_the_concordance_points_to_the_readings_of_a_clause():
     row = re.search(r'<tr class="[a-z_]+" data-concordance="Chapter 6 §C"[^>]*>(.*?)</tr>', document, re.S)
     row = row or re.search(r'<tr class="[a-z_]+" data-concordance="Chapter 6"[^>]*>(.*?)</tr>', document, re.S)
     assert row and "How we read the text" in row.group(1)
+
+
+def test_bet_multiples_and_the_cut_come_from_the_jurisdictions_data(tmp_path, monkeypatch):
+    """The templates state the bet as multiples of the ante and the cut's depth from the data: a jurisdiction
+    file changed in a RULEGEN_DATA_PATH folder changes the sentences."""
+    from rulegen.resources import jurisdictions_dir
+
+    folder = tmp_path / "jurisdictions"
+    folder.mkdir()
+    for code in ("MD", "NJ", "PA"):
+        source = (jurisdictions_dir() / f"{code.lower()}.yaml").read_text(encoding="utf-8")
+        changed = source.replace("bet_multiple:\n    value: {minimum: 1, maximum: 3}",
+                                 "bet_multiple:\n    value: {minimum: 1, maximum: 4}")
+        changed = changed.replace("cut_depth_cards:\n    value: 10", "cut_depth_cards:\n    value: 8")
+        assert changed.count("maximum: 4}") == 1 and changed.count("cut_depth_cards:\n    value: 8") == 1, code
+        (folder / f"{code.lower()}.yaml").write_text(changed, encoding="utf-8")
+
+    def by_hand(data):
+        data["cards"]["shuffling"] = "manual"
+
+    def rules_of(code: str) -> str:  # the rules, not the Concordance's summaries of the text
+        return " ".join(rule_texts(render(code, by_hand)))
+
+    shipped = {code: rules_of(code) for code in ("MD", "NJ", "PA")}
+    monkeypatch.setenv("RULEGEN_DATA_PATH", str(tmp_path))
+    changed = {code: rules_of(code) for code in ("MD", "NJ", "PA")}
+    assert "cover card at least ten cards from the top" in shipped["MD"]
+    assert "cover card at least eight cards from the top" in changed["MD"]
+    assert "at least 10 cards from the top" in shipped["NJ"]
+    assert "at least 8 cards from the top" in changed["NJ"]
+    assert "cover card at least ten cards from the top" in shipped["PA"]
+    assert "cover card at least eight cards from the top" in changed["PA"]
+    for code in ("MD", "NJ", "PA"):
+        assert "one to three times" in shipped[code] and "one to four times" not in shipped[code]
+        assert "one to four times" in changed[code] and "one to three times" not in changed[code]
+
+
+def test_the_stub_count_states_the_cards_of_a_deck():
+    def counted_by_the_dealer(data):
+        data["cards"]["shuffling"] = "manual"
+        data["cards"]["dealing"] = "manual-shoe"
+
+    for code in ("NJ", "PA"):
+        assert "If the count shows 52 cards" in text(render(code, counted_by_the_dealer)), code

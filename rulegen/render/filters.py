@@ -7,7 +7,7 @@ never through float; odds are "N to 1", never "N for 1".
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
@@ -142,6 +142,21 @@ def times(value: object) -> str:
     return f"{value}×"
 
 
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_word(n: object) -> str:
+    """A small count in words, as the texts write it: 10 → "ten"; past ten, numerals ("12")."""
+    count = int(str(n))
+    return NUMBER_WORDS[count] if 0 <= count < len(NUMBER_WORDS) else f"{count:,}"
+
+
+def multiples(value: Mapping[str, object]) -> str:
+    """A bet's range in multiples of the ante, from the jurisdiction's `bet_multiple`: "one to three times"."""
+    low, high = number_word(value["minimum"]), number_word(value["maximum"])
+    return f"{low} times" if low == high else f"{low} to {high} times"
+
+
 def plural(n: Number, word: str, words: str | None = None) -> str:
     n_int = int(n)
     return f"{n_int:,} {word if n_int == 1 else (words or word + 's')}"
@@ -163,5 +178,7 @@ FILTERS: dict[str, Callable[..., str]] = {
     "wager_name": wager_name,
     "trigger_words": trigger_words,
     "times": times,
+    "number_word": number_word,
+    "multiples": multiples,
     "plural": plural,
 }

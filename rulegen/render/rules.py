@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from rulegen import clauses, vocabulary
+from rulegen.cards import full_deck
 from rulegen.render import concordance, examples, svg, tables
 from rulegen.render.context import document_info, signoffs
 from rulegen.render.environment import render_template
@@ -132,6 +133,7 @@ def choices(offering: ResolvedOffering) -> dict[str, object]:
         "payout_odds_display": table.payout_odds_display,
         "payout_limit_display": table.payout_limit_display,
         "decks": cards.decks,
+        "cards_per_deck": len(full_deck()),
         "back_colours": list(cards.back_colours),
         "shuffling": shuffling,
         "shuffling_words": SHUFFLING_WORDS.get(shuffling, shuffling),
