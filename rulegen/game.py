@@ -15,10 +15,11 @@ cards + the vertical line.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
+from typing import cast
 
 from rulegen.cards import Card, check_distinct, format_cards, parse_cards
 from rulegen.errors import UsageError
@@ -31,6 +32,10 @@ HAND_CLASS_KEYS = PAY_CLASSES[1:] + ("pair_sixes_or_better",)
 # paying bets (pair of Jacks or Better)").
 _OR_BETTER = {"pair_jacks_or_better": PAY_CLASS_INDEX["pair_jacks_or_better"],
               "pair_sixes_or_better": PAY_CLASS_INDEX["pair_sixes_through_tens"]}
+
+# Cards as text ("Js Ts") or as Cards (or their texts); money as exact Decimal, int or text, never float.
+Cards = str | Iterable[str | Card]
+Money = Decimal | int | str
 
 WAGERS = ("ante_across", "ante_down", "across", "down", "middle", "five_card_bonus", "six_card_bonus",
           "bonus_spin")
@@ -59,7 +64,7 @@ BONUS_SPIN_PAYMENT_READING = (
     "denomination indicated on the wheel).")
 
 
-def _odds(value) -> Fraction | str:
+def _odds(value: object) -> Fraction | str:
     if isinstance(value, str):
         if value.strip().lower() != "push":
             raise UsageError(f"a paytable entry is a number (N to 1) or the word push, not {value!r}")
@@ -99,8 +104,9 @@ class Paytable:
         return tuple(self._compute(k) for k in range(len(PAY_CLASSES)))
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping) -> Paytable:
-        return cls({str(k): v for k, v in mapping.items()})
+    def from_mapping(cls, mapping: Mapping[object, object]) -> Paytable:
+        # The entries as written: __post_init__ checks and normalises each (or raises UsageError).
+        return cls(cast("Mapping[str, Fraction | str]", {str(k): v for k, v in mapping.items()}))
 
     def _compute(self, index: int) -> Fraction:
         name = PAY_CLASSES[index]
@@ -113,7 +119,7 @@ class Paytable:
         return Fraction(-1)
 
     @staticmethod
-    def _value(odds) -> Fraction:
+    def _value(odds: Fraction | str) -> Fraction:
         return Fraction(0) if odds == "push" else Fraction(odds)
 
     def payout(self, pay_class_index: int) -> Fraction:
@@ -127,17 +133,17 @@ class Paytable:
     def is_monotone(self) -> bool:
         return all(a <= b for a, b in zip(self._payouts, self._payouts[1:]))
 
-    def canonical(self) -> list:
+    def canonical(self) -> list[str]:
         """What the table pays for each pay class, as text: the identity of the table for hashing."""
         return [str(p) for p in self._payouts]
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Paytable) and self._payouts == other._payouts
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._payouts)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Paytable({dict(self.odds)!r})"
 
 
@@ -166,7 +172,7 @@ class BonusSpin:
         raise UsageError(f"the wheel has no {symbol!r} symbol; it has {known}")
 
 
-def _symbol_key(symbol) -> str:
+def _symbol_key(symbol: object) -> str:
     text = str(symbol).strip().lower().lstrip("$").replace(",", "")
     if text in ("jackpot", "fixed prize", "fixed_prize", "top", "top_prize"):
         return "jackpot"
@@ -217,7 +223,7 @@ class SettlementLine:
     result: str
     net: Decimal
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"wager": self.wager, "amount": _json_money(self.amount), "hand": self.hand, "result": self.result,
                 "net": _json_money(self.net)}
 
@@ -231,7 +237,7 @@ class Settlement:
     notes: tuple[str, ...] = ()
     community_pay_to_others: Decimal | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"wagers": [line.to_json() for line in self.lines], "net": _json_money(self.net),
                 "hands": dict(self.hands), "steps": list(self.steps), "notes": list(self.notes),
                 "community_pay_to_others": (_json_money(self.community_pay_to_others)
@@ -260,7 +266,7 @@ def odds_text(payout: Fraction) -> str:
     return f"wins {text} to 1" if payout.denominator == 1 else f"wins {text}"
 
 
-def _cards(value, count: int, what: str) -> tuple[Card, ...]:
+def _cards(value: Cards, count: int, what: str) -> tuple[Card, ...]:
     return parse_cards(value, count=count, what=what)
 
 
@@ -293,8 +299,9 @@ def bonus_spin_triggered(trigger: str, hole: Sequence[Card]) -> bool:
     raise UsageError(f"unknown Bonus Spin trigger {trigger!r}; one of {', '.join(TRIGGERS)}")
 
 
-def settle_round(rules: GameRules, hole, across, down, middle, ante, bets: Sequence[int] = (1, 1, 1),
-                 five_card_bonus=None, six_card=None, bonus_spin_wager=None, wheel_symbol=None) -> Settlement:
+def settle_round(rules: GameRules, hole: Cards, across: Cards, down: Cards, middle: Cards, ante: Money,
+                 bets: Sequence[int] = (1, 1, 1), five_card_bonus: Money | None = None, six_card: Cards | None = None,
+                 bonus_spin_wager: Money | None = None, wheel_symbol: str | None = None) -> Settlement:
     """Settle one round for one player. Cards as text ("Js Ts") or Cards; money as Decimal (or int/str).
 
     `bets` are the Across, Down and Middle bets as multiples of one ante, 0 meaning a fold at that decision
@@ -444,7 +451,7 @@ def settle_round(rules: GameRules, hole, across, down, middle, ante, bets: Seque
     return Settlement(tuple(lines), net, hands, tuple(steps), tuple(dict.fromkeys(notes)), community_pay)
 
 
-def _amount(value, what: str) -> Decimal:
+def _amount(value: object, what: str) -> Decimal:
     if isinstance(value, float):
         raise UsageError(f"{what} must be exact money (Decimal or text), never float")
     try:

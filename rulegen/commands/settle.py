@@ -52,9 +52,9 @@ def register(app: typer.Typer) -> None:
             from rulegen.money import parse_amount
 
             try:  # amounts are judged on their text before any arithmetic (1e26 or 1e999999 never reach it)
+                ante_amount = parse_amount(ante, "--ante")
                 amounts = {name: parse_amount(value, f"--{name.replace('_', '-')}") if value is not None else None
-                           for name, value in (("ante", ante), ("five_card_bonus", five_card_bonus),
-                                               ("bonus_spin", bonus_spin))}
+                           for name, value in (("five_card_bonus", five_card_bonus), ("bonus_spin", bonus_spin))}
                 if wheel is not None and wheel.strip().lower() != "jackpot":
                     parse_amount(wheel, "--wheel")
             except ValueError as exc:
@@ -71,7 +71,7 @@ def register(app: typer.Typer) -> None:
                     raise error(f"{offering} does not validate; settle uses an offering's tables only once it does",
                                 findings=[f for f in report.findings if f.level == "error"])
                 rules = resolve(report.offering).game_rules
-            settlement = settle_round(rules, hole, across, down, middle, amounts["ante"], parse_bets(bets),
+            settlement = settle_round(rules, hole, across, down, middle, ante_amount, parse_bets(bets),
                                       five_card_bonus=amounts["five_card_bonus"], six_card=six_card,
                                       bonus_spin_wager=amounts["bonus_spin"], wheel_symbol=wheel)
             if format == "json":
