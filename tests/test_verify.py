@@ -558,8 +558,9 @@ def real_builds(tmp_path_factory, pki, math_cache) -> dict[str, Path]:
     sample = samples_dir() / SAMPLE
     out = tmp_path_factory.mktemp("real")
     builds = {}
-    with _tsa_module().TimestampAuthority(pki["ca_cert"], pki["ca_key"]) as tsa:  # the final build is timestamped
-        for label, extra in (("final", ["--final", "--sign", str(pki["signer"]), "--tsa", tsa.url]), ("draft", [])):
+    with _tsa_module().TimestampAuthority(pki["ca_cert"], pki["ca_key"]) as tsa:  # the final build is PAdES B-LT
+        identity = tsa.issue_signer(out, PASSPHRASE, serial=40)  # names the server's CRL and OCSP responder
+        for label, extra in (("final", ["--final", "--sign", str(identity), "--tsa", tsa.url]), ("draft", [])):
             result = _run_build([str(sample), "--out", str(out / label), *extra])
             assert result.exit_code == 0, (result.output, result.stderr)
             [folder] = [p for p in (out / label).iterdir() if p.is_dir()]
@@ -655,7 +656,8 @@ def timestamped(signed_filing, pki, tmp_path_factory) -> Path:
     data = signed_filing.read_bytes()
     unsigned = data[: revision_end(data, open_reader(data), 0)]
     with _tsa_module().TimestampAuthority(pki["ca_cert"], pki["ca_key"]) as tsa:
-        stamped = sign_pdf(unsigned, pki["signer"], PASSPHRASE, tsa_url=tsa.url)
+        identity = tsa.issue_signer(tmp_path_factory.mktemp("identity"), PASSPHRASE, serial=41)
+        stamped = sign_pdf(unsigned, identity, PASSPHRASE, tsa_url=tsa.url)
         assert tsa.requests >= 1
     target = package_copy(signed_filing, tmp_path_factory.mktemp("stamped"))
     target.write_bytes(stamped)
@@ -681,7 +683,7 @@ def test_a_timestamp_after_the_certificate_expired_fails_whatever_the_signer_cla
     unsigned = data[: revision_end(data, open_reader(data), 0)]
     late = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=60)
     with _tsa_module().TimestampAuthority(pki["ca_cert"], pki["ca_key"], fixed_time=late) as tsa:
-        stamped = sign_pdf(unsigned, pki["signer"], PASSPHRASE, tsa_url=tsa.url)
+        stamped = sign_pdf(unsigned, tsa.issue_signer(tmp_path, PASSPHRASE, serial=42), PASSPHRASE, tsa_url=tsa.url)
     target = package_copy(signed_filing, tmp_path)
     target.write_bytes(stamped)
     report = verify_filing(target)
@@ -703,9 +705,10 @@ def test_a_timestamp_authority_not_trusted_fails(timestamped, pki, monkeypatch, 
 
 def test_one_changed_byte_in_a_timestamped_filing_fails(timestamped, tmp_path):
     data = timestamped.read_bytes()
-    signature = open_reader(data).embedded_signatures[0]
+    reader = open_reader(data)
+    signature = reader.embedded_signatures[0]
     _, length1, start2, _ = [int(v) for v in signature.byte_range]
-    gap = check_signature_gap(data, signature.byte_range)
+    gap = check_signature_gap(data[: revision_end(data, reader, 1)], signature.byte_range)
     der_end = length1 + 1 + 2 * gap.der_length
     token_region = range(der_end - 2 * 2000, der_end, 97)  # the token sits at the end of the DER signature
     target = package_copy(timestamped, tmp_path)

@@ -29,7 +29,7 @@ def summary_line(totals: dict, seconds: float) -> str:
         ("unsigned", "unsigned draft(s)"), ("unusable", "unusable")) if totals[key]]
     count = totals["filings"]
     return (f"{count} filing{'s' if count != 1 else ''}: " + (", ".join(parts) or "none") +
-            f" ({seconds:.1f} s; offline: no revocation or timestamp authority was consulted)")
+            f" ({seconds:.1f} s; offline: only revocation data the filings embed, no authority consulted)")
 
 
 def register(app: typer.Typer) -> None:

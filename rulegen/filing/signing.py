@@ -1,8 +1,9 @@
 """Signing rules.pdf: open the signer's PKCS#12 identity, check it, sign with pyHanko (PAdES).
 
 Signing is an incremental update: the unsigned rendering stays byte for byte at the start of the signed
-file, so `rulegen verify --rebuild` can compare it with a fresh rendering. Nothing here is offline-hostile:
-no timestamp authority (unless --tsa names one), no OCSP or CRL is contacted.
+file, so `rulegen verify --rebuild` can compare it with a fresh rendering. Nothing here reaches the network
+unless --tsa names a timestamp authority; then (PAdES B-LT) the authority, and the CRL distribution points and
+OCSP responders the signer's and the authority's certificates name, are asked at signing time.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import datetime as _dt
 import io
 import os
 from pathlib import Path
+from typing import Any
 
 from rulegen.errors import InputError
 
@@ -96,14 +98,19 @@ def signer_name(p12_path, passphrase: bytes | None) -> str:
     return describe_name(cert.subject)
 
 
-def sign_pdf(pdf_bytes: bytes, p12_path, passphrase: bytes | None, *, tsa_url: str | None = None) -> bytes:
-    """rules.pdf signed (PAdES baseline B, SHA-256) as an incremental update of `pdf_bytes`; with `tsa_url`, the
-    signature also carries an RFC 3161 timestamp token from that authority (PAdES baseline T), fetched over HTTP
-    at signing time: the only network access rulegen makes, and only when asked."""
+def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *, tsa_url: str | None = None) -> bytes:
+    """rules.pdf signed (PAdES baseline B, SHA-256) as an incremental update of `pdf_bytes`.
+
+    With `tsa_url`, PAdES baseline LT: the signature carries an RFC 3161 timestamp token from that authority,
+    and a second incremental update adds the Document Security Store (DSS) holding the certificates and the
+    revocation data (CRLs, OCSP responses) of the signer's chain and of the timestamp authority's, fetched at
+    signing time from the URLs those certificates name, so `rulegen verify` can check the signature offline,
+    years later. These fetches are the only network access rulegen makes, and only when asked. A filing
+    promised as B-LT is never quietly less: a certificate that names no revocation source, a source that
+    fails, or a revoked certificate stops signing with an InputError (exit 2)."""
+    from pyhanko.keys.internal import translate_pyca_cryptography_cert_to_asn1, translate_pyca_cryptography_key_to_asn1
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.sign import fields, signers
-
-    from pyhanko.keys.internal import translate_pyca_cryptography_cert_to_asn1, translate_pyca_cryptography_key_to_asn1
     from pyhanko_certvalidator.registry import SimpleCertificateStore
 
     from rulegen.filing.pdf import unverifiable_certificates
@@ -115,24 +122,25 @@ def sign_pdf(pdf_bytes: bytes, p12_path, passphrase: bytes | None, *, tsa_url: s
     # Carry only chain certificates whose own signature checks against another carried one: verify refuses
     # any other, since a changed byte inside them would be signed by no one.
     unverifiable = set(unverifiable_certificates(chain, chain))
+    carried = [c for c in chain if c.subject.human_friendly not in unverifiable]
     registry = SimpleCertificateStore()
-    registry.register_multiple([c for c in chain if c.subject.human_friendly not in unverifiable])
+    registry.register_multiple(carried)
+    signing_cert = translate_pyca_cryptography_cert_to_asn1(cert)
     signer = signers.SimpleSigner(signing_key=translate_pyca_cryptography_key_to_asn1(key),
-                                  signing_cert=translate_pyca_cryptography_cert_to_asn1(cert), cert_registry=registry)
+                                  signing_cert=signing_cert, cert_registry=registry)
+    timestamper = None
+    context = None
+    if tsa_url is not None:
+        timestamper, context = _long_term_context(tsa_url, carried)
     metadata = signers.PdfSignatureMetadata(
         field_name=SIGNATURE_FIELD,
         md_algorithm="sha256",
         subfilter=fields.SigSeedSubFilter.PADES,
         reason="Rules submission: filed as final",
         name=describe_name(cert.subject),
+        embed_validation_info=context is not None,
+        validation_context=context,
     )
-    timestamper = None
-    if tsa_url is not None:
-        from pyhanko.sign.timestamps import HTTPTimeStamper
-
-        if not tsa_url.startswith(("http://", "https://")):
-            raise InputError(f"--tsa {tsa_url}: a timestamp authority is an http:// or https:// URL")
-        timestamper = HTTPTimeStamper(tsa_url, timeout=30)
     output = io.BytesIO()
     writer = IncrementalPdfFileWriter(io.BytesIO(pdf_bytes), strict=True)
     try:
@@ -140,9 +148,94 @@ def sign_pdf(pdf_bytes: bytes, p12_path, passphrase: bytes | None, *, tsa_url: s
     except Exception as exc:
         if timestamper is None:
             raise
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"the timestamp authority {tsa_url} gave no usable timestamp: {reason}") from None
+        raise InputError(_long_term_failure(exc, tsa_url or "", describe_name(cert.subject))) from None
     signed = output.getvalue()
     if not signed.startswith(pdf_bytes):  # the promise verify --rebuild depends on
         raise RuntimeError("signing changed the unsigned rendering")
+    if context is not None:
+        signed = _validation_data_revision(signed, tsa_url or "")
     return signed
+
+
+def _long_term_context(tsa_url: str, carried: list[Any]) -> tuple[Any, Any]:
+    """The timestamper for `tsa_url`, and the validation context that gathers the revocation data to embed.
+
+    The authority is asked for one token first, to learn its certificates. The context's roots only anchor the
+    chains whose revocation data is gathered (the self-signed certificates the identity and the token carry,
+    and those RULEGEN_TRUST names): deciding whom to trust is verify's business. The roots themselves have
+    no revocation data; every certificate below them must name a CRL or an OCSP responder that answers."""
+    import asyncio
+
+    from pyhanko.sign.timestamps import HTTPTimeStamper
+    from pyhanko_certvalidator import ValidationContext
+
+    if not tsa_url.startswith(("http://", "https://")):
+        raise InputError(f"--tsa {tsa_url}: a timestamp authority is an http:// or https:// URL")
+    timestamper = HTTPTimeStamper(tsa_url, timeout=30)
+    try:
+        token = asyncio.run(timestamper.async_dummy_response("sha256"))
+        token_certs = [c.chosen for c in token["content"]["certificates"] or []]
+    except Exception as exc:
+        raise InputError(f"the timestamp authority {tsa_url} gave no usable timestamp: {_first_line(exc)}") from None
+    candidates = carried + token_certs + _environment_roots()
+    roots = {c.sha256: c for c in candidates if c.self_issued}
+    others = {c.sha256: c for c in carried + token_certs if not c.self_issued}
+    context = ValidationContext(trust_roots=list(roots.values()), other_certs=list(others.values()),
+                                allow_fetching=True, revocation_mode="require")
+    return timestamper, context
+
+
+def _environment_roots() -> list[Any]:
+    from rulegen.filing.verify import load_trust_roots, trust_paths
+
+    try:
+        return load_trust_roots(trust_paths(None))
+    except InputError:
+        return []  # a broken RULEGEN_TRUST is verify's error to report; signing only loses an anchor
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _long_term_failure(exc: BaseException, tsa_url: str, signer: str) -> str:
+    """One sentence for why a B-LT signature could not be made: the deepest cause pyHanko chained."""
+    from pyhanko_certvalidator.errors import InsufficientRevinfoError, PathBuildingError, RevokedError
+
+    causes: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and len(causes) < 8:
+        causes.append(current)
+        current = current.__cause__ or current.__context__
+    for cause in causes:
+        if isinstance(cause, RevokedError):
+            return (f"a certificate of the signature is revoked, so no filing can be signed with it: "
+                    f"{_first_line(cause)}")
+        if isinstance(cause, InsufficientRevinfoError):
+            return (f"--tsa signs for long-term validation (PAdES B-LT), which needs the revocation status of every "
+                    f"certificate of the signer {signer} and of the timestamp authority {tsa_url}, and it could "
+                    f"not be had: {_first_line(cause)} (each certificate below its root must name a CRL "
+                    "distribution point or an OCSP responder that answers)")
+        if isinstance(cause, PathBuildingError):
+            return (f"the certificate chain of the signer {signer} or of the timestamp authority {tsa_url} does not "
+                    f"reach a root certificate: {_first_line(cause)} (carry the root in the PKCS#12 identity, or "
+                    "name a folder holding it in RULEGEN_TRUST)")
+    return f"the timestamp authority {tsa_url} gave no usable timestamp: {_first_line(causes[-1])}"
+
+
+def _validation_data_revision(signed: bytes, tsa_url: str) -> bytes:
+    """The signed file with its last update rewritten by `validation_data_update`, from the validation data
+    (certificates, CRLs, OCSP responses) pyHanko gathered and appended."""
+    from rulegen.filing.dss import dss_contents, validation_data_update
+    from rulegen.filing.pdf import open_reader, revision_end
+
+    reader = open_reader(signed)
+    if reader.xrefs.total_revisions != 3 or "/DSS" not in reader.root:
+        raise InputError(f"signing with --tsa {tsa_url} wrote no validation data: the filing would not be PAdES "
+                         "B-LT")
+    certs, ocsps, crls = dss_contents(reader)
+    if not (ocsps or crls):
+        raise InputError(f"signing with --tsa {tsa_url} gathered no revocation data: the filing would not be PAdES "
+                         "B-LT")
+    return validation_data_update(signed[: revision_end(signed, reader, 1)], certs, ocsps, crls)

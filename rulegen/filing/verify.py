@@ -1,17 +1,24 @@
-"""`rulegen verify`: re-check a built filing, offline.
+"""`rulegen verify`: re-check a built filing, offline (revocation is judged from the data a B-LT filing embeds).
 
 `verify_paths` checks many: files and folders (a folder stands for every build folder or rules.pdf under it),
 one report each, going on past a broken one.
 
 Order of the checks, each reported with a reason:
-  pdf         the file reads as a PDF with the shape rulegen writes: one rendering, then one signature revision
+  pdf         the file reads as a PDF with the shape rulegen writes: one rendering, then one signature revision,
+              then (PAdES B-LT) at most one update holding validation data
   signature   one PAdES signature, cryptographically intact and valid
-  coverage    the signature covers every byte of the file (pyHanko's coverage level, plus the revision count)
+  coverage    the signature covers every byte of the file (pyHanko's coverage level, plus the revision count);
+              or every byte of its revision, and the update after it is the Document Security Store alone:
+              byte for byte the update rulegen writes for the data it holds, rated LTA_UPDATES by pyHanko's
+              difference analysis, every certificate, CRL and OCSP response in it signed by its issuer
   contents    the unsigned gap holds exactly the DER signature in upper-case hex, then zeros (pyHanko alone
               misses a changed byte there)
   certificate the signer's certificate was within its validity period at the signing time it reports
   trust       the certificate chains to a trust root (--trust or RULEGEN_TRUST) at that time; with no root, or
               one it does not chain to, the filing is "intact, signer not trusted" and fails (trust fails closed)
+  revocation  the PAdES level (B-B, B-T, B-LT); with embedded revocation data, every certificate below the root
+              in the signer's chain and the timestamp authority's was not revoked at the timestamp's time, by
+              that data alone (nothing is fetched: a missing or failing proof fails the filing)
   manifest    manifest.json is attached, canonical, and of a format this rulegen reads
   offering    the attached offering's bytes match the manifest's SHA-256 (and the logo's, if any)
   attachments nothing else is attached
@@ -25,6 +32,7 @@ Order of the checks, each reported with a reason:
 from __future__ import annotations
 
 import contextlib
+import datetime as _dt
 import hashlib
 import json
 import logging
@@ -32,6 +40,7 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rulegen.errors import ExitCode, InputError
 from rulegen.filing.manifest import MANIFEST_FORMAT, MANIFEST_NAME, canonical_json, data_hashes, sha256
@@ -81,6 +90,9 @@ class VerifyReport:
     rules_sha256: str | None = None
     timestamp: str | None = None  # the RFC 3161 timestamp's time, when the signature carries one
     timestamp_authority: str | None = None
+    pades_level: str | None = None  # B-B, B-T or B-LT: what the signature carries (the checks say if it holds)
+    revocation_data: dict[str, int] | None = None  # what the Document Security Store holds
+    revocation_status: str | None = None  # "good": shown not revoked at the signature's time, offline
     offering_id: str | None = None
     operator: str | None = None
     jurisdiction: str | None = None
@@ -141,8 +153,22 @@ class VerifyReport:
             return "FAILED: " + "; ".join(f"{c.name}: {c.detail}" for c in failures[:3])
         if self.strict and self.warnings:
             return "FAILED (--strict): " + "; ".join(f"{c.name}: {c.detail}" for c in self.warnings[:3])
-        return f"VERIFIED: signed final filing, signer {self.signer} trusted" + (
+        return f"VERIFIED: signed final filing, signer {self.signer} trusted; {self.signature_summary}" + (
             " (warning: " + "; ".join(c.name for c in self.warnings) + ")" if self.warnings else "")
+
+    @property
+    def signature_summary(self) -> str:
+        """The PAdES level, the timestamp and the revocation proof, in a few words."""
+        parts = [f"PAdES {self.pades_level}" if self.pades_level else "PAdES level unknown"]
+        if self.timestamp and self.timestamp_authority:
+            parts.append(f"timestamp {self.timestamp} by {self.timestamp_authority}")
+        else:
+            parts.append("no timestamp (the signing time is the signer's claim)")
+        if self.revocation_status == "good":
+            parts.append("certificates not revoked at signing time (embedded revocation data)")
+        else:
+            parts.append("no revocation data embedded")
+        return ", ".join(parts)
 
     @property
     def first_problem(self) -> str | None:
@@ -163,6 +189,15 @@ class VerifyReport:
             return int(ExitCode.UNUSABLE)
         return int(ExitCode.OK) if self.status == "verified" else int(ExitCode.INVALID)
 
+    def _revocation_check_status(self) -> str:
+        check = next((c for c in self.checks if c.name == "revocation"), None)
+        if check is None:
+            return "not checked"
+        return {True: "good", False: "failed"}.get(check.ok, "not embedded" if not self.revocation_data
+                                                   or not (self.revocation_data["crls"]
+                                                           or self.revocation_data["ocsp_responses"])
+                                                   else "not checked")
+
     def to_json(self) -> dict:
         return {
             "path": self.path,
@@ -182,6 +217,13 @@ class VerifyReport:
             "signing_time": self.signing_time,
             "timestamp": {"time": self.timestamp, "authority": self.timestamp_authority}
             if self.timestamp_authority else None,
+            "pades_level": self.pades_level,
+            "revocation": {"embedded": bool(self.revocation_data and (self.revocation_data["crls"]
+                                                                       or self.revocation_data["ocsp_responses"])),
+                           **(self.revocation_data or {"certificates": 0, "crls": 0, "ocsp_responses": 0}),
+                           "status": self.revocation_status or self._revocation_check_status(),
+                           "detail": next((c.detail for c in self.checks if c.name == "revocation"), None)}
+            if self.signed else None,
             "trust": self.trust_status,
             "trusted": self.trusted,
             "checks": [{**asdict(c), "status": c.status} for c in self.checks],
@@ -353,11 +395,14 @@ def summary(reports: list[VerifyReport]) -> dict:
 
 
 class _Verifier:
-    def __init__(self, report: VerifyReport, path: Path, data: bytes, roots):
+    def __init__(self, report: VerifyReport, path: Path, data: bytes, roots: list[Any]) -> None:
         self.report, self.path, self.data, self.roots = report, path, data, roots
-        self.reader = None
+        self.reader: Any = None
+        self.signatures: list[Any] = []
         self.signed_prefix_end: int | None = None  # where the unsigned rendering ends
-        self.manifest: dict | None = None
+        self.signature_end: int | None = None  # where the signature's revision ends (the file's end, but for a DSS)
+        self.dss_update = False  # a third revision follows the signature: it may only add validation data
+        self.manifest: dict[str, Any] | None = None
         self.attachments: dict[str, bytes] = {}
         self.certificate_name: str | None = None
 
@@ -386,21 +431,30 @@ class _Verifier:
             report.add("pdf", False, f"cannot be read as a PDF: {_reason(exc)}")
             return False
         expected = 2 if self.signatures else 1
-        if revisions != expected:
+        if len(self.signatures) == 1 and revisions == 3:
+            self.dss_update = True  # PAdES B-LT: validation data after the signature; the coverage check judges it
+        elif revisions != expected:
             report.add("pdf", False, f"{revisions} revisions; a rulegen filing has {expected} (the rendering"
-                                     + (", then its signature)" if self.signatures else ")")
+                                     + (", then its signature; or 3, with validation data after the signature)"
+                                        if self.signatures else ")")
                                      + ": something was added after it was built")
             return True
         try:
             self.signed_prefix_end = revision_end(self.data, self.reader, 0)
+            self.signature_end = revision_end(self.data, self.reader, 1) if self.signatures else None
+            end = revision_end(self.data, self.reader, revisions - 1)
         except Exception as exc:
             report.add("pdf", False, f"the rendering's end cannot be found: {_reason(exc)}")
             return True
-        if not self.signatures and self.signed_prefix_end != len(self.data):
-            report.add("pdf", False, f"{len(self.data) - self.signed_prefix_end} bytes follow the end of the PDF")
+        if end != len(self.data):
+            report.add("pdf", False, f"{len(self.data) - end} bytes follow the end of the PDF")
             return True
-        report.add("pdf", True, f"{len(self.data):,} bytes; the rendering is the first {self.signed_prefix_end:,}"
-                   if self.signatures else f"{len(self.data):,} bytes, one revision")
+        if not self.signatures:
+            report.add("pdf", True, f"{len(self.data):,} bytes, one revision")
+        else:
+            report.add("pdf", True, f"{len(self.data):,} bytes; the rendering is the first {self.signed_prefix_end:,}"
+                       + (f", the signature's revision ends at byte {self.signature_end:,}, then an update that "
+                          "must hold validation data only" if self.dss_update else ""))
         return True
 
     def _signature(self) -> None:
@@ -420,8 +474,9 @@ class _Verifier:
             report.add("signature", False, f"{len(self.signatures)} signatures; a rulegen filing has exactly one")
             return
         embedded = self.signatures[0]
+        signed_bytes = self.data[: self.signature_end] if self.signature_end is not None else self.data
         try:
-            gap = check_signature_gap(self.data, embedded.byte_range)
+            gap = check_signature_gap(signed_bytes, embedded.byte_range)
             carried = check_cms_structure(embedded.pkcs7_content[:gap.der_length], self.roots or ())
             report.add("contents", True, f"the DER signature ({gap.der_length:,} bytes; {carried}) is followed "
                                          f"only by {gap.padding:,} zero bytes")
@@ -437,7 +492,7 @@ class _Verifier:
             return
         report.signer = self.certificate_name = _asn1_name(cert)
         report.signer_subject = cert.subject.human_friendly
-        report.signer_fingerprint = sha256(cert.dump())
+        report.signer_fingerprint = fingerprint = sha256(cert.dump())
         report.signing_time = signing_time.isoformat() if signing_time else None
         key_usage = KeyUsageConstraints(key_usage={"digital_signature", "non_repudiation"}, match_all_key_usages=False)
         context = ValidationContext(trust_roots=list(self.roots or []), allow_fetching=False, moment=signing_time,
@@ -456,11 +511,7 @@ class _Verifier:
         else:
             report.add("signature", False, "the signature value does not verify with the signer's certificate")
         self._timestamp(status, signing_time)
-        coverage = getattr(status.coverage, "name", str(status.coverage))
-        if coverage == "ENTIRE_FILE":
-            report.add("coverage", True, "the signature covers the whole file")
-        else:
-            report.add("coverage", False, f"the signature does not cover the whole file (coverage {coverage.lower()})")
+        self._coverage(status)
         self._certificate(cert, signing_time)
         issuer = _asn1_name(cert, True)
         if not (status.intact and status.valid):
@@ -470,24 +521,239 @@ class _Verifier:
         elif not self.roots:
             report.trusted = False
             report.add("trust", False, f"signer {report.signer} (issued by {issuer}; certificate SHA-256 "
-                                       f"{report.signer_fingerprint[:16]}...) is not checked against any trust "
+                                       f"{fingerprint[:16]}...) is not checked against any trust "
                                        f"root: give --trust CA.pem or set {TRUST_ENV} to a folder of trusted "
                                        "certificates")
         elif status.trusted:
             report.trusted = True
-            try:
-                anchor_name = status.validation_path.trust_anchor.authority.name.human_friendly
-            except Exception:
-                anchor_name = None
+            path = status.validation_path
+            anchor_name = path.trust_anchor.authority.name.human_friendly if path is not None else None
             report.add("trust", True, "the certificate chains to the trust root "
                        + (repr(anchor_name) if anchor_name else "given")
-                       + f" at the signing time ({_when(signing_time)}); offline, so no revocation check")
+                       + f" at the signing time ({_when(signing_time)})")
         else:
             report.trusted = False
             problem = getattr(status, "trust_problem_indic", None)
             report.add("trust", False, f"signer {report.signer} (issued by {issuer}) does not chain to any of the "
                                        f"{len(self.roots)} trust root(s) at the signing time"
                        + (f" ({getattr(problem, 'name', problem)})" if problem else ""))
+        try:
+            self._revocation(embedded, status, signing_time)
+        except Exception as exc:  # a malformed token or DSS: reported, never raised past the report
+            report.add("revocation", False, f"the validation data cannot be read: {_reason(exc)}")
+
+    def _coverage(self, status: Any) -> None:
+        """The signature covers every byte of the file; or, for PAdES B-LT, every byte up to the end of its own
+        revision, followed by one update that pyHanko's difference analysis finds adds validation data only
+        (LTA_UPDATES: the Document Security Store) and that changes nothing else (`_dss_only`)."""
+        from pyhanko.sign.diff_analysis import ModificationLevel
+
+        report = self.report
+        coverage = getattr(status.coverage, "name", str(status.coverage))
+        if not self.dss_update:
+            if coverage == "ENTIRE_FILE":
+                report.add("coverage", True, "the signature covers the whole file")
+            else:
+                report.add("coverage", False, f"the signature does not cover the whole file (coverage "
+                                              f"{coverage.lower()})")
+            return
+        level = status.modification_level
+        if coverage != "ENTIRE_REVISION":
+            report.add("coverage", False, f"the signature does not cover its own revision (coverage {coverage.lower()})")
+        elif level != ModificationLevel.LTA_UPDATES:
+            report.add("coverage", False, "the update after the signature is not validation data alone: pyHanko's "
+                                          "difference analysis rates it "
+                                          + (level.name if level is not None else "unknown"))
+        elif (problem := self._validation_data_problem()) is not None:
+            report.add("coverage", False, f"the update after the signature is not validation data alone: {problem}")
+        else:
+            report.add("coverage", True, f"the signature covers every byte up to the end of its revision "
+                                         f"({self.signature_end:,}); after it, one update adds validation data "
+                                         "(the Document Security Store) and changes nothing else")
+
+    def _validation_data_problem(self) -> str | None:
+        try:
+            return self._dss_only() or self._dss_form() or self._dss_items()
+        except Exception as exc:  # a damaged update: reported, never raised past the report
+            return f"it cannot be read: {_reason(exc)}"
+
+    def _dss_form(self) -> str | None:
+        """The update is byte for byte the one rulegen writes for the validation data it holds."""
+        from rulegen.filing.dss import dss_contents, validation_data_update
+
+        assert self.signature_end is not None
+        certs, ocsps, crls = dss_contents(self.reader)
+        expected = validation_data_update(self.data[: self.signature_end], certs, ocsps, crls)
+        if expected == self.data:
+            return None
+        first = next((i for i, (a, b) in enumerate(zip(expected, self.data)) if a != b),
+                     min(len(expected), len(self.data)))
+        return (f"it is not in the form rulegen writes for the validation data it holds: byte {first:,} differs "
+                f"({len(self.data):,} bytes, {len(expected):,} expected)")
+
+    def _dss_items(self) -> str | None:
+        """Every certificate, CRL and OCSP response in the Document Security Store reads, and its own signature
+        checks against a certificate the filing or the trust roots hold: the store is unsigned, so a changed byte
+        in an item nobody needs would otherwise pass unseen."""
+        from asn1crypto import crl as asn1_crl, ocsp as asn1_ocsp, x509 as asn1_x509
+
+        from rulegen.filing.pdf import unverifiable_certificates
+
+        dss = self.reader.root["/DSS"]
+
+        def blobs(key: str) -> list[bytes]:
+            return [ref.get_object().data for ref in (dss.get(key) or [])]
+
+        try:
+            certs = [asn1_x509.Certificate.load(b, strict=True) for b in blobs("/Certs")]
+            crls = [asn1_crl.CertificateList.load(b, strict=True) for b in blobs("/CRLs")]
+            ocsps = [asn1_ocsp.OCSPResponse.load(b, strict=True) for b in blobs("/OCSPs")]
+            for item in [*certs, *crls, *ocsps]:
+                item.native  # parse fully: a damaged item fails here
+        except Exception as exc:
+            return f"an item of the Document Security Store does not read: {_reason(exc)}"
+        embedded = self.signatures[0]
+        pool = certs + list(embedded.other_embedded_certs) + [embedded.signer_cert] \
+            + _timestamp_certificates(embedded.signer_info)
+        bad = unverifiable_certificates(certs, pool, self.roots)
+        if bad:
+            return "the Document Security Store holds certificate(s) whose own signature does not check: " \
+                + ", ".join(bad)
+        for index, crl in enumerate(crls):
+            if not _signed_by_one_of(crl["tbs_cert_list"].dump(), crl, pool + list(self.roots),
+                                     crl["tbs_cert_list"]["issuer"]):
+                return f"CRL {index + 1} of the Document Security Store is not signed by its issuer"
+        for index, response in enumerate(ocsps):
+            basic = response.basic_ocsp_response
+            responders = list(basic["certs"] or [])
+            if unverifiable_certificates(responders, pool + responders, self.roots):
+                return f"OCSP response {index + 1} of the Document Security Store carries a certificate that does not check"
+            if not _signed_by_one_of(basic["tbs_response_data"].dump(), basic, pool + responders + list(self.roots),
+                                     None, basic["tbs_response_data"]["responder_id"]):
+                return f"OCSP response {index + 1} of the Document Security Store is not signed by its responder"
+        return None
+
+    def _dss_only(self) -> str | None:
+        """The last revision changes the catalog's /DSS entry and adds objects reachable from it, nothing else.
+        pyHanko's LTA_UPDATES also admits new document timestamps and new signature fields; a rulegen filing
+        has neither."""
+        from pyhanko.pdf_utils import generic
+
+        reader = self.reader
+        last = reader.xrefs.total_revisions - 1
+        root_ref = reader.trailer.raw_get("/Root")
+        if not isinstance(root_ref, generic.IndirectObject):
+            return "the catalog is not an indirect object"
+        dss_ref = reader.root.raw_get("/DSS") if "/DSS" in reader.root else None
+        if dss_ref is None:
+            return "it holds no Document Security Store"
+        previous = reader.get_historical_root(last - 1)
+        before = {k: v for k, v in previous.items() if k != "/DSS"}
+        now = {k: v for k, v in reader.root.items() if k != "/DSS"}
+        if set(before) != set(now) or any(reader.root.raw_get(k) != previous.raw_get(k) for k in before):
+            return "it changes the document catalog beyond its /DSS entry"
+        reachable: set[tuple[int, int]] = set()
+        pending = [dss_ref]
+        while pending and len(reachable) < 10_000:
+            item = pending.pop()
+            if isinstance(item, generic.IndirectObject):
+                key = (item.idnum, item.generation)
+                if key in reachable:
+                    continue
+                reachable.add(key)
+                item = item.get_object()
+            if isinstance(item, generic.DictionaryObject):  # a stream is a dictionary too
+                pending.extend(item.raw_get(k) for k in item)
+            elif isinstance(item, generic.ArrayObject):
+                pending.extend(item.raw_get(i) for i in range(len(item)))
+        for key in ("/Root", "/Info", "/Encrypt"):
+            if _raw_or_none(reader.trailer, key, None) != _raw_or_none(reader.trailer, key, last - 1):
+                return f"it changes the trailer's {key} entry"
+        xref_stream = reader.xrefs.get_xref_container_info(last).stream_ref
+        earlier = {(r.idnum, r.generation) for rev in range(last) for r in reader.xrefs.explicit_refs_in_revision(rev)}
+        for ref in reader.xrefs.explicit_refs_in_revision(last):
+            key = (ref.idnum, ref.generation)
+            if key == (root_ref.idnum, root_ref.generation) or ref == xref_stream:
+                continue
+            if key not in reachable:
+                return f"it changes object {ref.idnum} {ref.generation}, which the Document Security Store does not hold"
+            if key in earlier:
+                return f"it rewrites object {ref.idnum} {ref.generation} of the signed document"
+        return None
+
+    def _revocation(self, embedded: Any, status: Any, signing_time: _dt.datetime | None) -> None:
+        """The PAdES level, and with a Document Security Store (B-LT) the proof it carries: every certificate below
+        the root in the signer's chain and in the timestamp authority's is shown not revoked at the signature's
+        time by the CRLs and OCSP responses the file holds. Offline: nothing is fetched, whatever the
+        certificates name."""
+        import asyncio
+
+        from pyhanko.sign.validation import DocumentSecurityStore
+        from pyhanko_certvalidator import CertificateValidator
+        from pyhanko_certvalidator.errors import PathBuildingError, RevokedError
+
+        report = self.report
+        stamp = getattr(status, "timestamp_validity", None)
+        try:
+            dss = DocumentSecurityStore.read_dss(self.reader) if "/DSS" in self.reader.root else None
+            certs, ocsps, crls = (len(dss.certs), len(dss.ocsps), len(dss.crls)) if dss else (0, 0, 0)
+        except Exception as exc:
+            report.add("revocation", False, f"the Document Security Store cannot be read: {_reason(exc)}")
+            return
+        report.revocation_data = {"certificates": certs, "crls": crls, "ocsp_responses": ocsps}
+        timestamped = stamp is not None
+        report.pades_level = "B-LT" if timestamped and dss is not None and (crls or ocsps) else (
+            "B-T" if timestamped else "B-B")
+        if dss is None or not (crls or ocsps):
+            report.add("revocation", None, "no revocation data is embedded (PAdES " + report.pades_level + "): "
+                       "whether the certificate was revoked when it signed cannot be shown offline; "
+                       "`rulegen build --sign ID.p12 --tsa URL` embeds it")
+            return
+        if not self.dss_update:
+            report.add("revocation", False, "the Document Security Store is inside the signed revision; rulegen "
+                                            "adds it after the signature")
+            return
+        trusted_time = self._trusted_timestamp()
+        moment = trusted_time or signing_time
+        held = f"{crls} CRL(s) and {ocsps} OCSP response(s)"
+        if report.trusted is not True:
+            report.add("revocation", None, f"{held} embedded; not checked: the signer does not chain to a trust root")
+            return
+        if moment is None:
+            report.add("revocation", False, "the signature reports no time to check the revocation data at")
+            return
+        chains: list[tuple[str, Any, list[Any], set[str]]] = [
+            (f"the signer {report.signer}", embedded.signer_cert, list(embedded.other_embedded_certs), set())]
+        if stamp is not None and trusted_time is not None:
+            token_certs = _timestamp_certificates(embedded.signer_info)
+            chains.append((f"the timestamp authority {report.timestamp_authority}", stamp.signing_cert, token_certs,
+                           {"time_stamping"}))
+        checked = []
+        for label, cert, intermediates, extended in chains:
+            context = dss.as_validation_context({
+                "trust_roots": list(self.roots), "allow_fetching": False, "revocation_mode": "require",
+                "moment": moment})
+            validator = CertificateValidator(cert, intermediate_certs=intermediates, validation_context=context)
+            try:
+                path = asyncio.run(validator.async_validate_usage(set(), extended))
+            except RevokedError as exc:
+                report.add("revocation", False, f"the embedded revocation data shows a certificate of {label} "
+                                                f"revoked before the signature's time ({_when(moment)}): "
+                                                f"{_first_line(exc)}")
+                return
+            except PathBuildingError as exc:
+                report.add("revocation", False, f"the chain of {label} cannot be built from the filing and the trust "
+                                                f"roots: {_first_line(exc)}")
+                return
+            except Exception as exc:
+                report.add("revocation", False, f"the embedded revocation data does not show {label}'s certificates "
+                                                f"good at the signature's time ({_when(moment)}): {_first_line(exc)}")
+                return
+            checked.append(f"{label} ({len(path) - 1} certificate(s) below the root)")
+        report.revocation_status = "good"
+        report.add("revocation", True, "PAdES B-LT: " + " and ".join(checked) + " were not revoked at the "
+                   + ("timestamp's" if trusted_time else "signer's claimed") + f" time ({_when(moment)}), by the "
+                   f"{held} the filing embeds; checked offline")
 
     def _timestamp(self, status, signing_time) -> None:
         """The RFC 3161 timestamp a --tsa signature carries: its time, its authority, whether it holds."""
@@ -816,6 +1082,69 @@ def _findings_now(source: bytes, name: str, logo: tuple[str, bytes] | None, data
             _FINDINGS_CACHE.clear()
         _FINDINGS_CACHE[key] = findings
     return [dict(f) for f in _FINDINGS_CACHE[key]]
+
+
+def _timestamp_certificates(signer_info: Any) -> list[Any]:
+    """The certificates the signature's RFC 3161 timestamp token carries (asn1crypto)."""
+    found: list[Any] = []
+    unsigned = signer_info["unsigned_attrs"]
+    if unsigned.native is None:
+        return found
+    for attribute in unsigned:
+        if attribute["type"].native == "signature_time_stamp_token":
+            for token in attribute["values"]:
+                found.extend(c.chosen for c in token["content"]["certificates"] or [])
+    return found
+
+
+def _signed_by_one_of(tbs: bytes, signed: Any, candidates: list[Any], issuer: Any = None,
+                      responder: Any = None) -> bool:
+    """Whether the signature over `tbs` (a CRL's or an OCSP response's) checks with the key of one of the
+    `candidates` (asn1crypto certificates) named by `issuer` (a Name) or `responder` (an OCSP ResponderId)."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+    from cryptography.x509 import load_der_x509_certificate
+
+    algorithm = signed["signature_algorithm"]
+    digest = {"sha1": hashes.SHA1(), "sha256": hashes.SHA256(), "sha384": hashes.SHA384(),
+              "sha512": hashes.SHA512()}.get(algorithm.hash_algo)
+    if signed["signature"].contents[:1] != b"\x00":  # a signature is whole bytes: a count of unused bits is a change
+        return False
+    value = signed["signature"].native
+    for candidate in candidates:
+        if issuer is not None and candidate.subject != issuer:
+            continue
+        if responder is not None:
+            if responder.name == "by_name" and candidate.subject != responder.chosen:
+                continue
+            if responder.name == "by_key" and candidate.public_key.sha1 != responder.chosen.native:
+                continue
+        try:
+            key = load_der_x509_certificate(candidate.dump()).public_key()
+            if digest is None:
+                continue
+            if isinstance(key, rsa.RSAPublicKey):
+                key.verify(value, tbs, padding.PKCS1v15(), digest)
+            elif isinstance(key, ec.EllipticCurvePublicKey):
+                key.verify(value, tbs, ec.ECDSA(digest))
+            else:
+                continue
+            return True
+        except Exception:
+            continue
+    return False
+
+
+def _raw_or_none(trailer: Any, key: str, revision: int | None) -> Any:
+    try:
+        return trailer.raw_get(key, revision=revision)
+    except KeyError:
+        return None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _text_or_none(value) -> str | None:
