@@ -322,7 +322,7 @@ def _load(code: str, path: Path) -> Inventory:
     try:
         from ruamel.yaml import YAML
 
-        raw = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+        raw = YAML(typ="safe").load(path.read_text(encoding="utf-8"))  # data: the C parser, as jurisdiction.py
     except OSError as exc:
         raise InventoryError(f"{code}: the clause inventory {path} cannot be read ({exc.strerror})") from None
     if not isinstance(raw, dict) or raw.get("code") != code or not isinstance(raw.get("clauses"), list):

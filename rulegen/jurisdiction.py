@@ -141,7 +141,9 @@ def _load(code: str, path: str, source: bytes) -> Jurisdiction:
     from ruamel.yaml.error import YAMLError
 
     try:
-        data = _plain(YAML(typ="safe", pure=True).load(source))
+        # Data, not an offering: ruamel.yaml's C parser when installed (its Python resolver types the values either
+        # way; tests/test_jurisdiction_data.py holds the two parsers to the same data).
+        data = _plain(YAML(typ="safe").load(source))
     except YAMLError as exc:
         raise JurisdictionDataError(f"{path}: not readable YAML: {exc}") from None
     problems = _schema_problems(data)

@@ -670,3 +670,18 @@ def test_a_key_the_data_does_not_have_raises_and_a_null_is_none():
     assert md.cited("house_limits", "bet") is None and md.cited("payout_limit", "notice_of_decrease") is None
     assert md.named("bonus_spin", "progressive", "minimum_initial", "Z") is None  # a table the offering names
     assert md.named("bonus_spin", "progressive", "minimum_initial", "D").value == 5000
+
+
+def test_the_c_parser_reads_every_data_file_as_the_pure_parser_does():
+    """Jurisdiction files and clause inventories load with ruamel.yaml's C parser (a dependency, for speed);
+    the values it gives are the pure parser's, file by file."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.main import CParser
+
+    assert CParser is not None, "ruamel.yaml.clib is a dependency on CPython"
+    assert YAML(typ="safe").Parser is CParser
+    files = sorted(jurisdictions_dir().glob("*.yaml")) + sorted((jurisdictions_dir() / "clauses").glob("*.yaml"))
+    assert len(files) >= 8
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert YAML(typ="safe").load(text) == YAML(typ="safe", pure=True).load(text), path.name
