@@ -19,13 +19,15 @@ import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulegen.errors import ExitCode, RulegenError
 from rulegen.findings import Finding, dotted
 from rulegen.safeio import UnsafeFile, read_regular
 
 if TYPE_CHECKING:
+    from ruamel.yaml.events import ScalarEvent
+
     from rulegen.logo import Logo, LogoRefused
 
 MAX_BYTES = 1 << 20  # [offering format] a file of at most 1 MiB
@@ -58,7 +60,8 @@ _CORE_TAGS = {
     "tag:yaml.org,2002:seq": "seq",
 }
 
-Path_ = tuple  # a node's path: keys (str) and list indexes (int)
+# A node's path: keys (str) and list indexes (int); None stands for a mapping key not read yet.
+Path_ = tuple[str | int | None, ...]
 
 
 class OfferingLoadError(RulegenError):
@@ -75,7 +78,7 @@ class Offering:
     path: Path  # the file on disk (may be None-like for in-memory text in tests)
     display_path: str  # the path as the user gave it; every finding starts with it
     source: bytes
-    data: dict
+    data: dict[str, Any]  # the YAML mapping as loaded: its values are open (validation judges them)
     positions: dict[Path_, tuple[int, int]] = field(repr=False)  # node path -> (line, column) of its value
     key_positions: dict[Path_, tuple[int, int]] = field(repr=False)  # mapping entry path -> its key
     # (Logo | None,) or LogoRefused, once read
@@ -189,7 +192,7 @@ def _decode(source: bytes, display: str) -> str:
     return text
 
 
-def _mark(event_or_error) -> tuple[int, int]:
+def _mark(event_or_error: object) -> tuple[int, int]:
     mark = getattr(event_or_error, "start_mark", None) or getattr(event_or_error, "problem_mark", None) \
         or getattr(event_or_error, "context_mark", None)
     if mark is None:
@@ -198,19 +201,21 @@ def _mark(event_or_error) -> tuple[int, int]:
 
 
 class _Frame:
-    __slots__ = ("kind", "value", "node", "start", "pending_key", "pending_key_pos", "key_lines")
+    """A mapping or a list being read: its value so far, its path, and (in a mapping) the key read last."""
 
-    def __init__(self, kind, value, node, start):
+    __slots__ = ("kind", "value", "node", "start", "pending", "key_lines")
+
+    def __init__(self, kind: str, value: dict[str, Any] | list[Any], node: Path_, start: tuple[int, int]):
         self.kind = kind  # "map" | "seq"
         self.value = value
         self.node = node
         self.start = start
-        self.pending_key = None
-        self.pending_key_pos = None
-        self.key_lines = {}
+        self.pending: tuple[str, tuple[int, int]] | None = None  # a key read, waiting for its value, and where
+        self.key_lines: dict[str, int] = {}
 
 
-def _compose(text: str, display: str):
+def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple[int, int]],
+                                                dict[Path_, tuple[int, int]]]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError
 
@@ -219,10 +224,10 @@ def _compose(text: str, display: str):
     key_positions: dict[Path_, tuple[int, int]] = {}
     duplicates: list[Finding] = []
     stack: list[_Frame] = []
-    root = None
+    root: object = None
     documents = 0
 
-    def place(value, pos, node_kind=None):
+    def place(value: object, pos: tuple[int, int], node_kind: str | None = None) -> Path_ | None:
         """Attach a finished value to its parent; returns the value's path."""
         nonlocal root
         if not stack:
@@ -234,22 +239,21 @@ def _compose(text: str, display: str):
             kind = "items" if parent.kind == "seq" else "keys"
             raise _fail(display, *pos, f"{dotted(parent.node) or 'the top level'} holds more than {MAX_ENTRIES} "
                                        f"{kind}, the most an offering file may hold in one place", node=parent.node)
-        if parent.kind == "seq":
+        if isinstance(parent.value, list):  # a "seq" frame
             node = parent.node + (len(parent.value),)
             parent.value.append(value)
             positions[node] = pos
             return node
-        if parent.pending_key is None:
+        if parent.pending is None:
             # this value is a key
             if node_kind != "scalar":
                 raise _fail(display, *pos, "a mapping key must be plain text, not a list or a mapping",
                             node=parent.node)
             key = value if isinstance(value, str) else _key_text(value)
-            parent.pending_key = key
-            parent.pending_key_pos = pos
+            parent.pending = (key, pos)
             return None
-        key, key_pos = parent.pending_key, parent.pending_key_pos
-        parent.pending_key = None
+        key, key_pos = parent.pending
+        parent.pending = None
         node = parent.node + (key,)
         if key in parent.key_lines:
             first_line = parent.key_lines[key]
@@ -271,7 +275,7 @@ def _compose(text: str, display: str):
         parent = stack[-1]
         if parent.kind == "seq":
             return parent.node + (len(parent.value),)
-        return parent.node + (parent.pending_key,)
+        return parent.node + (parent.pending[0] if parent.pending is not None else None,)
 
     try:
         with warnings.catch_warnings():
@@ -301,7 +305,7 @@ def _compose(text: str, display: str):
                                 "values", node=container_path())
                 if name == "MappingStartEvent" or name == "SequenceStartEvent":
                     pos = _mark(event)
-                    if stack and stack[-1].kind == "map" and stack[-1].pending_key is None:
+                    if stack and stack[-1].kind == "map" and stack[-1].pending is None:
                         raise _fail(display, *pos, "a mapping key must be plain text, not a list or a mapping",
                                     node=stack[-1].node)
                     if len(stack) >= MAX_DEPTH:
@@ -345,7 +349,7 @@ def _compose(text: str, display: str):
     return root, positions, key_positions
 
 
-def _key_text(value) -> str:
+def _key_text(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -353,7 +357,7 @@ def _key_text(value) -> str:
     return str(value)
 
 
-def _resolve(event, display: str, pos: tuple[int, int], node: Path_):
+def _resolve(event: ScalarEvent, display: str, pos: tuple[int, int], node: Path_) -> object:
     """The YAML 1.2 core schema, with exact decimals for money and dates kept as text."""
     raw = event.value
     if len(raw) > MAX_STRING:

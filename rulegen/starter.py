@@ -19,8 +19,10 @@ import datetime
 import json
 import re
 import textwrap
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from rulegen.resources import samples_dir, schemas_dir
 
@@ -29,12 +31,19 @@ OPTIONAL_WAGERS = {"five-card-bonus": "five_card_bonus", "bonus-spin": "bonus_sp
 COMBINED_FOLDER = "combined"
 
 
+# A JSON Schema (or an offering's data) as read from JSON or YAML: open data, each reader checks what it needs.
+Schema = dict[str, Any]
+# A field's path in the schema: property names, "[]" for a list's items, ("*",) for the whole file.
+SchemaPath = tuple[str, ...]
+
+
 class StarterError(ValueError):
     """The starter cannot be written as asked; the message says why."""
 
 
-def _read_json(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
+def _read_json(path: Path) -> Schema:
+    schema: Schema = json.loads(path.read_text(encoding="utf-8"))
+    return schema
 
 
 def jurisdiction_codes() -> list[str]:
@@ -50,7 +59,7 @@ def _schema_path(code: str) -> Path:
     return path
 
 
-def _local_refs(node, base_name: str):
+def _local_refs(node: Any, base_name: str) -> Any:
     """Rewrite references into the offering schema (`offering.schema.json#/$defs/x`) as local ones."""
     if isinstance(node, dict):
         out = {}
@@ -68,14 +77,14 @@ def _local_refs(node, base_name: str):
     return node
 
 
-def _constraint_words(fragment: dict) -> str | None:
+def _constraint_words(fragment: Schema) -> str | None:
     message, citation = fragment.get("x-message"), fragment.get("x-citation")
     if not message:
         return None
     return f"{message} [{citation}]" if citation else message
 
 
-def _fold(target: dict, fragment: dict, notes: dict, path: tuple) -> None:
+def _fold(target: Schema, fragment: Schema, notes: dict[SchemaPath, list[str]], path: SchemaPath) -> None:
     """Fold one jurisdiction fragment into the schema node `target` (same meaning as `allOf: [target, fragment]`)."""
     for name, sub in fragment.get("properties", {}).items():
         properties = target.setdefault("properties", {})
@@ -97,14 +106,14 @@ def _fold(target: dict, fragment: dict, notes: dict, path: tuple) -> None:
         notes.setdefault(path, []).append(words)
 
 
-def combined_schema(code: str) -> dict:
+def combined_schema(code: str) -> Schema:
     """One jurisdiction's schema as a single self-contained file (Draft 2020-12)."""
     base = copy.deepcopy(_read_json(schemas_dir() / BASE))
     jurisdiction = _read_json(_schema_path(code))
     base.pop("allOf", None)  # the dispatch on offering.jurisdiction: here the jurisdiction is fixed
     base.pop("$id", None)
-    schema = _local_refs(base, BASE)
-    notes: dict[tuple, list[str]] = {}
+    schema: Schema = _local_refs(base, BASE)
+    notes: dict[SchemaPath, list[str]] = {}
     for fragment in jurisdiction.get("allOf", []):
         fragment = _local_refs(fragment, BASE)
         if set(fragment) - {"properties", "x-message", "x-citation"}:
@@ -127,7 +136,7 @@ def combined_schema(code: str) -> dict:
     return schema
 
 
-def _node(schema: dict, path: tuple) -> dict | None:
+def _node(schema: Schema, path: SchemaPath) -> Schema | None:
     if path == ("*",):
         return schema
     node = schema
@@ -151,7 +160,7 @@ def combined_schema_path(code: str) -> Path:
 
 # --- the starter offering --------------------------------------------------------------------------------------
 
-def _sample(code: str) -> dict:
+def _sample(code: str) -> Schema:
     from rulegen.offering import load_offering
 
     for path in sorted(samples_dir().glob("*.yaml")):
@@ -169,11 +178,11 @@ def _forbidden_words(code: str, key: str) -> str | None:
     return None
 
 
-def starter_data(code: str, wagers: list[str], today: datetime.date) -> dict:
+def starter_data(code: str, wagers: list[str], today: datetime.date) -> Schema:
     schema = combined_schema(code)
     allowed = schema["properties"]
     sample = _sample(code)
-    data: dict = {}
+    data: Schema = {}
     for key, value in sample.items():
         if key in OPTIONAL_WAGERS.values() or key == "signoff":
             continue
@@ -202,7 +211,7 @@ def starter_data(code: str, wagers: list[str], today: datetime.date) -> dict:
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .,()'/-]*$")
 
 
-def _scalar(value) -> str:
+def _scalar(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -217,7 +226,7 @@ def _scalar(value) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _flow(value) -> str:
+def _flow(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
@@ -225,7 +234,7 @@ def _flow(value) -> str:
     return _scalar(value)
 
 
-def _comment(node: dict | None, indent: str, width: int = 110) -> list[str]:
+def _comment(node: Schema | None, indent: str, width: int = 110) -> list[str]:
     if not node or not node.get("description"):
         return []
     lines = []
@@ -234,7 +243,7 @@ def _comment(node: dict | None, indent: str, width: int = 110) -> list[str]:
     return [f"{indent}# {line}".rstrip() for line in lines]
 
 
-def _emit(data: dict, schema_node: dict, indent: str = "") -> list[str]:
+def _emit(data: Schema, schema_node: Schema, indent: str = "") -> list[str]:
     out: list[str] = []
     properties = schema_node.get("properties", {})
     for key, value in data.items():
@@ -279,7 +288,7 @@ def starter_text(code: str, wagers: list[str], today: datetime.date | None = Non
 
 # --- the field reference ---------------------------------------------------------------------------------------
 
-def _values(node: dict, defs: dict) -> str:
+def _values(node: Schema, defs: Schema) -> str:
     ref = node.get("$ref", "")
     if ref.startswith("#/$defs/"):
         target = defs.get(ref.rsplit("/", 1)[1], {})
@@ -313,7 +322,7 @@ def field_reference() -> str:
     defs = base.get("$defs", {})
     rows = ["| field | values | what it is | example |", "|---|---|---|---|"]
 
-    def walk(node: dict, path: str) -> None:
+    def walk(node: Schema, path: str) -> None:
         for name, sub in node.get("properties", {}).items():
             dotted = f"{path}.{name}" if path else name
             example = sub.get("examples", [None])[0] if sub.get("examples") else None
@@ -336,7 +345,7 @@ def field_reference() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _fragment_rules(fragment: dict, path: str):
+def _fragment_rules(fragment: Schema, path: str) -> Iterator[tuple[str, str]]:
     words = _constraint_words(fragment)
     if words:
         yield path, words
