@@ -12,7 +12,11 @@ import datetime as _dt
 import io
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from cryptography import x509 as _x509
+    from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
 from rulegen.errors import InputError
 
@@ -25,7 +29,8 @@ def passphrase_from_env() -> bytes | None:
     return None if value is None else value.encode("utf-8")
 
 
-def _load_identity(p12_path, passphrase: bytes | None):
+def _load_identity(p12_path: str | Path, passphrase: bytes | None
+                   ) -> tuple[PrivateKeyTypes, _x509.Certificate, list[_x509.Certificate]]:
     """(private key, certificate, other certificates) from a PKCS#12 file; InputError when it will not open."""
     from cryptography.hazmat.primitives.serialization import pkcs12
 
@@ -55,11 +60,11 @@ def _load_identity(p12_path, passphrase: bytes | None):
     return key, cert, list(others or [])
 
 
-def describe_name(name) -> str:
+def describe_name(name: _x509.Name) -> str:
     """A certificate name as people read it: the common name, then the organization."""
     from cryptography.x509.oid import NameOID
 
-    def first(oid):
+    def first(oid: _x509.ObjectIdentifier) -> str | None:
         values = name.get_attributes_for_oid(oid)
         return str(values[0].value) if values else None
 
@@ -69,7 +74,7 @@ def describe_name(name) -> str:
     return common or organization or name.rfc4514_string()
 
 
-def _check_certificate(cert, path: Path, now: _dt.datetime | None = None) -> None:
+def _check_certificate(cert: _x509.Certificate, path: Path, now: _dt.datetime | None = None) -> None:
     from cryptography import x509
 
     now = now or _dt.datetime.now(_dt.timezone.utc)
@@ -90,7 +95,7 @@ def _check_certificate(cert, path: Path, now: _dt.datetime | None = None) -> Non
                          "allows neither digital signature nor non-repudiation)")
 
 
-def signer_name(p12_path, passphrase: bytes | None) -> str:
+def signer_name(p12_path: str | Path, passphrase: bytes | None) -> str:
     """The name on the signer's certificate, for the sign-off page; InputError if it cannot sign now."""
     path = Path(p12_path)
     _key, cert, _others = _load_identity(path, passphrase)
@@ -123,8 +128,7 @@ def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *
     # any other, since a changed byte inside them would be signed by no one.
     unverifiable = set(unverifiable_certificates(chain, chain))
     carried = [c for c in chain if c.subject.human_friendly not in unverifiable]
-    registry = SimpleCertificateStore()
-    registry.register_multiple(carried)
+    registry = cast(Any, SimpleCertificateStore).from_certs(carried)  # pyHanko leaves it unannotated
     signing_cert = translate_pyca_cryptography_cert_to_asn1(cert)
     signer = signers.SimpleSigner(signing_key=translate_pyca_cryptography_key_to_asn1(key),
                                   signing_cert=signing_cert, cert_registry=registry)

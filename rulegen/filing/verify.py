@@ -40,7 +40,10 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, Union, cast
+
+PathsArgument = Union[str, Path, Iterable[Union[str, Path]], None]  # one file, several, or none
 
 from rulegen.errors import ExitCode, InputError
 from rulegen.filing.manifest import MANIFEST_FORMAT, MANIFEST_NAME, canonical_json, data_hashes, sha256
@@ -99,7 +102,7 @@ class VerifyReport:
     revision: int | str | None = None
     effective_date: str | None = None
     error: str | None = None  # the file could not be used at all (exit 2): missing, unreadable, not a PDF
-    manifest: dict | None = field(default=None, repr=False)
+    manifest: dict[str, Any] | None = field(default=None, repr=False)
     offering_source: bytes | None = field(default=None, repr=False)  # the attached offering, when it matches
     offering_name: str | None = None
 
@@ -193,12 +196,12 @@ class VerifyReport:
         check = next((c for c in self.checks if c.name == "revocation"), None)
         if check is None:
             return "not checked"
-        return {True: "good", False: "failed"}.get(check.ok, "not embedded" if not self.revocation_data
-                                                   or not (self.revocation_data["crls"]
-                                                           or self.revocation_data["ocsp_responses"])
-                                                   else "not checked")
+        if check.ok is not None:
+            return "good" if check.ok else "failed"
+        data = self.revocation_data
+        return "not embedded" if not data or not (data["crls"] or data["ocsp_responses"]) else "not checked"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path,
             "status": self.status,
@@ -232,7 +235,7 @@ class VerifyReport:
 
 
 @contextlib.contextmanager
-def _quiet_pyhanko():
+def _quiet_pyhanko() -> Iterator[None]:
     """pyHanko logs each failed path build with a traceback; the report says it in one line instead."""
     loggers = [logging.getLogger(name) for name in ("pyhanko", "pyhanko_certvalidator", "pyhanko.sign")]
     saved = [(lg, lg.level, lg.propagate) for lg in loggers]
@@ -263,7 +266,7 @@ def _read(path: Path, *, follow_symlinks: bool = True) -> bytes:
         raise InputError(f"{path}: {exc.reason}") from None
 
 
-def load_trust_roots(trust) -> list:
+def load_trust_roots(trust: PathsArgument) -> list[Any]:
     """asn1crypto certificates from one or more PEM/DER files (a PEM file may hold several)."""
     from asn1crypto import pem, x509 as asn1_x509
 
@@ -288,7 +291,7 @@ def load_trust_roots(trust) -> list:
     return roots
 
 
-def trust_paths(trust=None, environ=None) -> list[Path]:
+def trust_paths(trust: PathsArgument = None, environ: Mapping[str, str] | None = None) -> list[Path]:
     """The certificate files to trust: each --trust file, then every certificate file (.pem, .crt, .cer,
     .der) in each folder RULEGEN_TRUST names (several joined by the path separator). A folder named there that
     is missing or holds no certificate is an error, not an empty trust list: a mistyped setting must not
@@ -312,8 +315,9 @@ def trust_paths(trust=None, environ=None) -> list[Path]:
     return paths
 
 
-def verify_filing(path, *, trust=None, rebuild: RulesRenderer | None = None, strict: bool = False, roots=None,
-                  environ=None) -> VerifyReport:
+def verify_filing(path: str | Path, *, trust: PathsArgument = None, rebuild: RulesRenderer | None = None,
+                  strict: bool = False, roots: list[Any] | None = None,
+                  environ: Mapping[str, str] | None = None) -> VerifyReport:
     """Every check on the filing at `path` (its rules.pdf, or its build folder); its package is the folder.
 
     `rebuild`, when given, is the renderer that renders rules.pdf again from the attached offering
@@ -341,7 +345,7 @@ def verify_filing(path, *, trust=None, rebuild: RulesRenderer | None = None, str
     return report
 
 
-def filing_paths(paths) -> list[tuple[Path, str | None]]:
+def filing_paths(paths: Iterable[str | Path]) -> list[tuple[Path, str | None]]:
     """Each path given, expanded: a file stands for itself; a build folder (one holding rules.pdf) for its
     rules.pdf; any other folder for every rules.pdf under it, in name order, leaving out hidden folders (a
     build being published writes into `.<id>.new-PID/` first). A path that holds no filing
@@ -365,8 +369,9 @@ def filing_paths(paths) -> list[tuple[Path, str | None]]:
     return found
 
 
-def verify_paths(paths, *, trust=None, rebuild: RulesRenderer | None = None, strict: bool = False, environ=None,
-                 progress=None) -> list[VerifyReport]:
+def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, rebuild: RulesRenderer | None = None,
+                 strict: bool = False, environ: Mapping[str, str] | None = None,
+                 progress: Callable[[VerifyReport], None] | None = None) -> list[VerifyReport]:
     """One report per filing under `paths` (see filing_paths), going on past any that cannot be used: those
     get a report with `error` set (exit 2). Unusable trust roots stop everything first (InputError)."""
     roots = load_trust_roots(trust_paths(trust, environ))
@@ -385,7 +390,7 @@ def verify_paths(paths, *, trust=None, rebuild: RulesRenderer | None = None, str
     return reports
 
 
-def summary(reports: list[VerifyReport]) -> dict:
+def summary(reports: list[VerifyReport]) -> dict[str, Any]:
     counts = {status: 0 for status in ("verified", "untrusted", "failed", "unsigned", "unusable")}
     for report in reports:
         counts[report.status] += 1
@@ -653,22 +658,21 @@ class _Verifier:
         if set(before) != set(now) or any(reader.root.raw_get(k) != previous.raw_get(k) for k in before):
             return "it changes the document catalog beyond its /DSS entry"
         reachable: set[tuple[int, int]] = set()
-        pending = [dss_ref]
+        pending: list[Any] = [dss_ref]
         while pending and len(reachable) < 10_000:
             item = pending.pop()
             if isinstance(item, generic.IndirectObject):
-                key = (item.idnum, item.generation)
-                if key in reachable:
+                if (item.idnum, item.generation) in reachable:
                     continue
-                reachable.add(key)
-                item = item.get_object()
+                reachable.add((item.idnum, item.generation))
+                item = cast(Any, item).get_object()  # pyHanko leaves get_object unannotated
             if isinstance(item, generic.DictionaryObject):  # a stream is a dictionary too
                 pending.extend(item.raw_get(k) for k in item)
             elif isinstance(item, generic.ArrayObject):
                 pending.extend(item.raw_get(i) for i in range(len(item)))
-        for key in ("/Root", "/Info", "/Encrypt"):
-            if _raw_or_none(reader.trailer, key, None) != _raw_or_none(reader.trailer, key, last - 1):
-                return f"it changes the trailer's {key} entry"
+        for entry in ("/Root", "/Info", "/Encrypt"):
+            if _raw_or_none(reader.trailer, entry, None) != _raw_or_none(reader.trailer, entry, last - 1):
+                return f"it changes the trailer's {entry} entry"
         xref_stream = reader.xrefs.get_xref_container_info(last).stream_ref
         earlier = {(r.idnum, r.generation) for rev in range(last) for r in reader.xrefs.explicit_refs_in_revision(rev)}
         for ref in reader.xrefs.explicit_refs_in_revision(last):
@@ -733,9 +737,9 @@ class _Verifier:
             context = dss.as_validation_context({
                 "trust_roots": list(self.roots), "allow_fetching": False, "revocation_mode": "require",
                 "moment": moment})
-            validator = CertificateValidator(cert, intermediate_certs=intermediates, validation_context=context)
+            validator: Any = CertificateValidator(cert, intermediate_certs=intermediates, validation_context=context)
             try:
-                path = asyncio.run(validator.async_validate_usage(set(), extended))
+                path = asyncio.run(validator.async_validate_usage(set(), extended))  # unannotated in certvalidator
             except RevokedError as exc:
                 report.add("revocation", False, f"the embedded revocation data shows a certificate of {label} "
                                                 f"revoked before the signature's time ({_when(moment)}): "
@@ -755,7 +759,7 @@ class _Verifier:
                    + ("timestamp's" if trusted_time else "signer's claimed") + f" time ({_when(moment)}), by the "
                    f"{held} the filing embeds; checked offline")
 
-    def _timestamp(self, status, signing_time) -> None:
+    def _timestamp(self, status: Any, signing_time: _dt.datetime | None) -> None:
         """The RFC 3161 timestamp a --tsa signature carries: its time, its authority, whether it holds."""
         report = self.report
         stamp = getattr(status, "timestamp_validity", None)
@@ -782,7 +786,7 @@ class _Verifier:
                                           "trusted" + (f"; the signer's own claim differs by {drift:.0f} s"
                                                        if drift is not None and drift >= 1 else ""))
 
-    def _certificate(self, cert, signing_time) -> None:
+    def _certificate(self, cert: Any, signing_time: _dt.datetime | None) -> None:
         report = self.report
         validity = cert["tbs_certificate"]["validity"]
         not_before, not_after = validity["not_before"].native, validity["not_after"].native
@@ -805,9 +809,7 @@ class _Verifier:
                                                               "signature independently)" if stamped else
                                                               " (the signer's own claim: no timestamp authority)"))
 
-    def _trusted_timestamp(self):
-        import datetime as _dt
-
+    def _trusted_timestamp(self) -> _dt.datetime | None:
         if self.report.timestamp is None or not any(c.name == "timestamp" and c.ok for c in self.report.checks):
             return None
         return _dt.datetime.fromisoformat(self.report.timestamp)
@@ -849,20 +851,21 @@ class _Verifier:
                                           "fixed separators): it was not written by rulegen as it stands")
             return
         self.manifest = report.manifest = manifest
-        head = manifest.get("offering") if isinstance(manifest.get("offering"), dict) else {}
+        head = _dict(manifest.get("offering"))
         report.offering_id = _text_or_none(head.get("id"))
         report.jurisdiction = _text_or_none(head.get("jurisdiction"))
         report.revision = head.get("version") if isinstance(head.get("version"), (int, str)) else None
         report.effective_date = _text_or_none(head.get("effective_date"))
         report.add("manifest", True, f"attached, canonical, {len(raw):,} bytes (SHA-256 {sha256(raw)[:16]}...)")
 
-        offering = manifest.get("offering") or {}
-        expected = {offering.get("file"): offering}
+        offering = head
+        expected: dict[str | None, dict[str, Any]] = {_str(offering.get("file")): offering}
         if manifest.get("logo"):
-            expected[manifest["logo"].get("file")] = manifest["logo"]
+            logo = _dict(manifest["logo"])
+            expected[_str(logo.get("file"))] = logo
         for name, entry in expected.items():
             label = "offering" if entry is offering else "logo"
-            content = self.attachments.get(name)
+            content = self.attachments.get(name) if name is not None else None
             if content is None:
                 report.add(label, False, f"{name!r} is named in the manifest but not attached")
             elif sha256(content) != entry.get("sha256"):
@@ -882,8 +885,8 @@ class _Verifier:
         report, manifest = self.report, self.manifest
         if manifest is None:
             return
-        options = manifest.get("options") or {}
-        roles = {str(s.get("role")) for s in manifest.get("signoffs") or [] if isinstance(s, dict)}
+        options = _dict(manifest.get("options"))
+        roles = {str(s.get("role")) for s in _list(manifest.get("signoffs")) if isinstance(s, dict)}
         missing = [role for role in SIGNOFF_ROLES if role not in roles]
         if not options.get("final"):
             report.add("final", False, "built as a draft (no --final); every page says DRAFT")
@@ -908,8 +911,10 @@ class _Verifier:
         if manifest is None:
             return
         folder = self.path.parent
-        matched, missing, wrong = [], [], []
-        listed = manifest.get("outputs") or {}
+        matched: list[str] = []
+        missing: list[str] = []
+        wrong: list[str] = []
+        listed = _dict(manifest.get("outputs"))
         for name, entry in sorted(listed.items()):
             if "/" in name or "\\" in name or name.startswith("."):
                 wrong.append(f"{name!r} (not a plain file name)")
@@ -962,31 +967,31 @@ class _Verifier:
         report, manifest = self.report, self.manifest
         if manifest is None:
             return
-        entry = manifest.get("offering") or {}
-        source = self.attachments.get(entry.get("file"))
+        entry = _dict(manifest.get("offering"))
+        source = self.attachments.get(_str(entry.get("file")) or "")
         if source is None or sha256(source) != entry.get("sha256"):
             return  # already failed above
-        recorded = manifest.get("data") or {}
-        now = data_hashes(entry.get("jurisdiction"))
-        old_files, new_files = recorded.get("files") or {}, now["files"]
+        recorded = _dict(manifest.get("data"))
+        now: dict[str, Any] = data_hashes(_str(entry.get("jurisdiction")))
+        old_files, new_files = _dict(recorded.get("files")), _dict(now["files"])
         changed = sorted(n for n in set(old_files) | set(new_files) if old_files.get(n) != new_files.get(n))
-        built_with = (manifest.get("software") or {}).get("rulegen")
+        built_with = _dict(manifest.get("software")).get("rulegen")
         moved = bool(changed) or built_with != __version__
         try:
-            logo_entry = manifest.get("logo")
-            logo = ((logo_entry.get("file"), self.attachments.get(logo_entry.get("file"), b""))
-                    if isinstance(logo_entry, dict) else None)
-            findings = _findings_now(source, entry.get("file") or "offering.yaml", logo, now["sha256"])
+            logo_name = _str(_dict(manifest.get("logo")).get("file"))
+            logo = (logo_name, self.attachments.get(logo_name, b"")) if logo_name is not None else None
+            findings = _findings_now(source, _str(entry.get("file")) or "offering.yaml", logo, str(now["sha256"]))
         except Exception as exc:
             report.add("rules", False, f"the attached offering cannot be checked now: {_reason(exc)}")
             return
-        old = {_finding_key(f) for f in manifest.get("findings") or []}
+        recorded_findings = [f for f in _list(manifest.get("findings")) if isinstance(f, dict)]
+        old = {_finding_key(f) for f in recorded_findings}
         new = {_finding_key(f): f for f in findings}
         appeared = [f for key, f in new.items() if key not in old]
         gone = [key for key in old if key not in new]
         errors_now = [f for f in findings if f.get("level") == "error"]
-        errors_then = [f for f in manifest.get("findings") or [] if f.get("level") == "error"]
-        parts = []
+        errors_then = [f for f in recorded_findings if f.get("level") == "error"]
+        parts: list[str] = []
         if changed:
             parts.append(f"{len(changed)} data file(s) changed since the build: " + ", ".join(changed[:8])
                          + (" ..." if len(changed) > 8 else ""))
@@ -1018,15 +1023,15 @@ class _Verifier:
         if manifest is None or self.signed_prefix_end is None:
             report.add("rebuild", None, "not attempted: the filing has no readable manifest")
             return
-        entry = manifest.get("offering") or {}
-        source = self.attachments.get(entry.get("file"))
+        entry = _dict(manifest.get("offering"))
+        source = self.attachments.get(_str(entry.get("file")) or "")
         if source is None or sha256(source) != entry.get("sha256"):
             report.add("rebuild", None, "not attempted: the attached offering does not match the manifest")
             return
-        logo_entry = manifest.get("logo")
-        logo = (logo_entry["file"], self.attachments.get(logo_entry["file"], b"")) if logo_entry else None
+        logo_name = _str(_dict(manifest.get("logo")).get("file"))
+        logo = (logo_name, self.attachments.get(logo_name, b"")) if logo_name is not None else None
         try:
-            fresh = render_unsigned_rules(source=source, name=entry.get("file") or "offering.yaml", logo=logo,
+            fresh = render_unsigned_rules(source=source, name=_str(entry.get("file")) or "offering.yaml", logo=logo,
                                           manifest=manifest, signer=_recorded_signer(manifest))
         except Exception as exc:
             report.add("rebuild", False, f"could not re-render: {_reason(exc)}")
@@ -1050,10 +1055,11 @@ class _Verifier:
                       else "no recorded version differs, so the rendering itself changed"))
 
 
-_FINDINGS_CACHE: dict[tuple, list] = {}
+_FINDINGS_CACHE: dict[tuple[str | None, ...], list[dict[str, Any]]] = {}
 
 
-def _findings_now(source: bytes, name: str, logo: tuple[str, bytes] | None, data_sha256: str) -> list[dict]:
+def _findings_now(source: bytes, name: str, logo: tuple[str, bytes] | None,
+                  data_sha256: str) -> list[dict[str, Any]]:
     """The findings validation gives the offering today. The offering (and its logo) are written to a private
     temporary folder first, so checks that look beside the file see what the build saw. Remembered per
     content, since checking many copies of one filing would otherwise validate each time."""
@@ -1147,7 +1153,20 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def _text_or_none(value) -> str | None:
+def _dict(value: object) -> dict[str, Any]:
+    """A manifest's mapping, or an empty one where the (untrusted) manifest holds something else."""
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _text_or_none(value: object) -> str | None:
     return None if value is None or isinstance(value, (dict, list)) else str(value)
 
 
@@ -1162,11 +1181,11 @@ def _operator_of(source: bytes) -> str | None:
         return None
 
 
-def _recorded_signer(manifest: dict) -> str | None:
-    for entry in manifest.get("signoffs") or []:
+def _recorded_signer(manifest: dict[str, Any]) -> str | None:
+    for entry in _list(manifest.get("signoffs")):
         if isinstance(entry, dict) and entry.get("role") in ("signature", "signed", "signer"):
-            return entry.get("name") or entry.get("certificate")
-    signing = (manifest.get("options") or {}).get("signer")
+            return _str(entry.get("name")) or _str(entry.get("certificate"))
+    signing = _dict(manifest.get("options")).get("signer")
     return signing if isinstance(signing, str) else None
 
 
@@ -1174,7 +1193,7 @@ def _same_name(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-def _asn1_name(cert, issuer: bool = False) -> str:
+def _asn1_name(cert: Any, issuer: bool = False) -> str:
     """Common name, then organization, as signer_name() prints them."""
     name = cert.issuer if issuer else cert.subject
     native = name.native
@@ -1185,18 +1204,18 @@ def _asn1_name(cert, issuer: bool = False) -> str:
         organization = organization[0]
     if common and organization:
         return f"{common}, {organization}"
-    return common or organization or name.human_friendly
+    return str(common or organization or name.human_friendly)
 
 
-def _when(moment) -> str:
+def _when(moment: _dt.datetime | None) -> str:
     return "an unknown time" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S %Z").strip()
 
 
-def _finding_key(finding: dict) -> tuple:
+def _finding_key(finding: dict[str, Any]) -> tuple[Any, ...]:
     return (finding.get("level"), finding.get("field"), finding.get("message"), finding.get("citation"))
 
 
-def _finding_text(finding: dict) -> str:
+def _finding_text(finding: dict[str, Any]) -> str:
     text = f"{finding.get('level')}: {finding.get('message')}"
     return text + (f" [{finding['citation']}]" if finding.get("citation") else "")
 
