@@ -176,8 +176,13 @@ def test_signing_that_cannot_be_b_lt_fails(unsigned_filing, pki, tmp_path, case)
         assert "revoked" in message and "no filing can be signed" in message
     else:
         assert "PAdES B-LT" in message and "revocation" in message, message
+    if case == "no revocation source":
+        assert "the signer's certificate" in message and "Priya Raman" in message and "names no CRL" in message
     if case == "tsa without source":
-        assert "Test Timestamp Authority" in message or "timestamp authority" in message
+        assert "the timestamp authority's certificate" in message and "Test Timestamp Authority" in message
+        assert "names no CRL" in message
+    if case == "source down":
+        assert "did not give it" in message and tsa.revocation_requests >= 1
 
 
 def test_a_build_that_cannot_be_b_lt_publishes_nothing(unsigned_filing, pki, tmp_path, math_cache):

@@ -135,7 +135,7 @@ def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *
     timestamper = None
     context = None
     if tsa_url is not None:
-        timestamper, context = _long_term_context(tsa_url, carried)
+        timestamper, context = _long_term_context(tsa_url, signing_cert, carried)
     metadata = signers.PdfSignatureMetadata(
         field_name=SIGNATURE_FIELD,
         md_algorithm="sha256",
@@ -161,7 +161,7 @@ def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *
     return signed
 
 
-def _long_term_context(tsa_url: str, carried: list[Any]) -> tuple[Any, Any]:
+def _long_term_context(tsa_url: str, signing_cert: Any, carried: list[Any]) -> tuple[Any, Any]:
     """The timestamper for `tsa_url`, and the validation context that gathers the revocation data to embed.
 
     The authority is asked for one token first, to learn its certificates. The context's roots only anchor the
@@ -181,12 +181,52 @@ def _long_term_context(tsa_url: str, carried: list[Any]) -> tuple[Any, Any]:
         token_certs = [c.chosen for c in token["content"]["certificates"] or []]
     except Exception as exc:
         raise InputError(f"the timestamp authority {tsa_url} gave no usable timestamp: {_first_line(exc)}") from None
+    token_signer = next((c for c in token_certs if _signs_token(c, token)), None)
+    for whose, leaf, pool in (("the signer's", signing_cert, carried), ("the timestamp authority's", token_signer,
+                                                                        token_certs)):
+        for cert in _chain_below_root(leaf, pool):
+            if not _revocation_sources(cert):
+                raise InputError(
+                    f"--tsa signs for long-term validation (PAdES B-LT), which embeds the revocation status of every "
+                    f"certificate below the root; {whose} certificate {cert.subject.human_friendly!r} names no CRL "
+                    "distribution point and no OCSP responder, so its status cannot be embedded. Sign with a "
+                    "certificate (and a timestamp authority) whose CA publishes revocation status, or without --tsa")
     candidates = carried + token_certs + _environment_roots()
     roots = {c.sha256: c for c in candidates if c.self_issued}
     others = {c.sha256: c for c in carried + token_certs if not c.self_issued}
     context = ValidationContext(trust_roots=list(roots.values()), other_certs=list(others.values()),
                                 allow_fetching=True, revocation_mode="require")
     return timestamper, context
+
+
+def _signs_token(cert: Any, token: Any) -> bool:
+    """Whether `cert` is the one that signed the timestamp token (its issuer and serial number)."""
+    for info in token["content"]["signer_infos"]:
+        sid = info["sid"]
+        if sid.name == "issuer_and_serial_number" and cert.issuer == sid.chosen["issuer"] \
+                and cert.serial_number == sid.chosen["serial_number"].native:
+            return True
+    return False
+
+
+def _chain_below_root(leaf: Any, pool: list[Any]) -> list[Any]:
+    """`leaf` and its issuers among `pool`, by name, up to (not including) a self-issued root."""
+    chain: list[Any] = []
+    current = leaf
+    while current is not None and not current.self_issued and len(chain) < 8:
+        chain.append(current)
+        current = next((c for c in pool if c.subject == current.issuer and c is not current), None)
+    return chain
+
+
+def _revocation_sources(cert: Any) -> list[str]:
+    """The CRL distribution points and OCSP responders a certificate names (asn1crypto)."""
+    urls = [str(url) for url in cert.ocsp_urls]
+    for point in cert.crl_distribution_points:
+        url = point.url
+        if url:
+            urls.append(str(url))
+    return urls
 
 
 def _environment_roots() -> list[Any]:
@@ -218,9 +258,8 @@ def _long_term_failure(exc: BaseException, tsa_url: str, signer: str) -> str:
                     f"{_first_line(cause)}")
         if isinstance(cause, InsufficientRevinfoError):
             return (f"--tsa signs for long-term validation (PAdES B-LT), which needs the revocation status of every "
-                    f"certificate of the signer {signer} and of the timestamp authority {tsa_url}, and it could "
-                    f"not be had: {_first_line(cause)} (each certificate below its root must name a CRL "
-                    "distribution point or an OCSP responder that answers)")
+                    f"certificate of the signer {signer} and of the timestamp authority {tsa_url}, and a CRL "
+                    f"distribution point or OCSP responder they name did not give it: {_first_line(cause)}")
         if isinstance(cause, PathBuildingError):
             return (f"the certificate chain of the signer {signer} or of the timestamp authority {tsa_url} does not "
                     f"reach a root certificate: {_first_line(cause)} (carry the root in the PKCS#12 identity, or "
