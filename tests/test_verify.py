@@ -581,6 +581,7 @@ def test_real_signed_final_build_verifies(real_builds, pki):
     report = verify_filing(real_builds["final"], trust=pki["ca"])
     assert report.exit_code == 0, report.verdict
     assert next(c for c in report.checks if c.name == "timestamp").ok and report.timestamp
+    assert report.pades_level == "B-LT" and report.revocation_status == "good"  # a real build with --tsa
     assert report.signed and report.final and report.trusted
     outputs = next(c for c in report.checks if c.name == "outputs")
     assert outputs.ok and all(name in outputs.detail for name in ("signage.pdf", "math-appendix.pdf", "rules.html"))
