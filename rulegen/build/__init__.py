@@ -48,7 +48,8 @@ RULES_HTML = "rules.html"
 SIGNAGE_PDF = "signage.pdf"
 APPENDIX_PDF = "math-appendix.pdf"
 MANIFEST_JSON = "manifest.json"
-STEPS = ("validate", "math", "rules.html", "signage", "appendix", "manifest", "rules.pdf", "sign", "publish")
+STEPS = ("validate", "math", "rules.html", "rules layout", "signage", "appendix", "manifest", "rules.pdf", "sign",
+         "publish")
 
 Progress = Callable[[str], None]
 MathProgress = Callable[[int, int], None]
@@ -258,7 +259,9 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
 
     fetcher = documents.fetcher_for(offering)
     # The appendix and the sign render in their own processes while rules.html is rendered and rules.pdf laid
-    # out here; rules.pdf is written once the manifest, which hashes the other two, can be attached.
+    # out and painted here; rules.pdf's attachments are made when its writing reaches them, once the manifest,
+    # which hashes the other two, can be made.
+    made: dict[str, bytes] = {}
     pieces: Batch[bytes] | None = None
     try:
         pieces = Batch([
@@ -268,33 +271,38 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
         ])
         changes = changes_from_previous(options.previous, loaded)
         html = render_rules_html(offering, results, draft=draft, signer=signer, changes=changes)
+        made[RULES_HTML] = html.encode("utf-8")
         step("rules.html")
         rules_laid_out = lay_out_rules(offering, html, fetcher)
-        signage_pdf = pieces.result(SIGNAGE_PDF)
-        step("signage")
-        appendix_pdf = pieces.result(APPENDIX_PDF)
-        step("appendix")
+        step("rules layout")
+
+        def attachments() -> list[Any]:
+            assert pieces is not None
+            made[SIGNAGE_PDF] = pieces.result(SIGNAGE_PDF)
+            step("signage")
+            made[APPENDIX_PDF] = pieces.result(APPENDIX_PDF)
+            step("appendix")
+            outputs = {name: made[name] for name in (RULES_HTML, SIGNAGE_PDF, APPENDIX_PDF)}
+            manifest = build_manifest(offering=loaded, jurisdiction_code=offering.jurisdiction.code,
+                                      outputs=outputs, figures=filing_figures(results),
+                                      options=manifest_options(options, signer, changes), findings=findings,
+                                      signoffs=loaded.data.get("signoff") or [])
+            made[MANIFEST_JSON] = manifest_bytes(manifest)
+            step("manifest")
+            return pdf_attachments(loaded, manifest, made[MANIFEST_JSON])
+
+        rules_pdf = rules_laid_out.write(attachments)
+        step("rules.pdf")
     finally:
         if pieces is not None:
             pieces.cancel()
 
-    outputs = {RULES_HTML: html.encode("utf-8"), SIGNAGE_PDF: signage_pdf, APPENDIX_PDF: appendix_pdf}
-    manifest = build_manifest(offering=loaded, jurisdiction_code=offering.jurisdiction.code, outputs=outputs,
-                              figures=filing_figures(results),
-                              options=manifest_options(options, signer, changes), findings=findings,
-                              signoffs=loaded.data.get("signoff") or [])
-    manifest_data = manifest_bytes(manifest)
-    step("manifest")
-
-    attachments = pdf_attachments(loaded, manifest, manifest_data)
-    rules_pdf = rules_laid_out.write(attachments)
-    step("rules.pdf")
     if options.sign is not None:
         rules_pdf = sign_pdf(rules_pdf, options.sign, passphrase_from_env(), tsa_url=options.tsa)
         step("sign")
 
-    files = {RULES_PDF: rules_pdf, RULES_HTML: outputs[RULES_HTML], SIGNAGE_PDF: signage_pdf,
-             APPENDIX_PDF: appendix_pdf, MANIFEST_JSON: manifest_data}
+    files = {RULES_PDF: rules_pdf, RULES_HTML: made[RULES_HTML], SIGNAGE_PDF: made[SIGNAGE_PDF],
+             APPENDIX_PDF: made[APPENDIX_PDF], MANIFEST_JSON: made[MANIFEST_JSON]}
     folder = publish.publish_folder(Path(options.out_dir) / offering.id, files)
     step("publish")
     return BuildResult(folder, loaded, findings, files, draft, timings)

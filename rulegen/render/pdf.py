@@ -13,9 +13,9 @@ import hashlib
 import io
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, overload
 
 from rulegen.errors import OutputError, RenderError, RulegenError
 from rulegen.render.fetcher import ASSET_SCHEME, RefusedResource, SafeFetcher
@@ -112,13 +112,61 @@ class LaidOut:
         self.fetcher = fetcher
         self.effective_date = effective_date
 
-    def write(self, attachments: list[Any] | None = None) -> bytes:
-        """The PDF bytes, with `attachments` (WeasyPrint Attachments) embedded."""
-        options = {**self.options, "attachments": attachments or None}
-        with _rendering(self.fetcher, self.effective_date):
-            with _layout_tables_dropped_before_subsetting():
-                pdf: bytes = self.document.write_pdf(**options)
+    def write(self, attachments: list[Any] | Callable[[], list[Any]] | None = None) -> bytes:
+        """The PDF bytes, with `attachments` (WeasyPrint Attachments) embedded.
+
+        `attachments` may be a function that makes them: it is called when WeasyPrint comes to the attachments,
+        after it has painted every page, so the pages are drawn while what the function waits for (the other
+        documents, which the manifest hashes) is still being rendered elsewhere. The bytes are the same as with
+        the list itself: WeasyPrint writes the same objects in the same order.
+        """
+        deferred = _Deferred(attachments) if callable(attachments) else attachments or None
+        options = {**self.options, "attachments": deferred}
+        try:
+            with _rendering(self.fetcher, self.effective_date):
+                with _layout_tables_dropped_before_subsetting():
+                    pdf: bytes = self.document.write_pdf(**options)
+        except _MakingFailed as failed:  # the function's own error, as it raised it (not one of the rendering's)
+            raise failed.error from None
         return pdf
+
+
+class _MakingFailed(Exception):
+    def __init__(self, error: Exception):
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Deferred(Sequence[Any]):
+    """A list made by a function the first time anything looks at it (its length, truth or items)."""
+
+    def __init__(self, make: Callable[[], list[Any]]):
+        self._make: Callable[[], list[Any]] | None = make
+        self._items: list[Any] = []
+
+    def _list(self) -> list[Any]:
+        if self._make is not None:
+            make, self._make = self._make, None
+            try:
+                self._items = list(make())
+            except Exception as exc:  # carried through WeasyPrint and the rendering's handlers untouched
+                raise _MakingFailed(exc) from exc
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self._list()[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._list())
 
 
 def lay_out(html: str, *, fetcher: SafeFetcher, effective_date: str | None, identifier_seed: bytes = b"",
