@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,24 @@ def test_manifest_records_versions_data_options_findings_and_signoffs(offering):
     [finding] = manifest["findings"]
     assert finding["path"] == "harbor.yaml" and finding["citation"] == "58 Pa. Code § 674a.7(g)"
     assert manifest["signoffs"][0]["date"] == "2026-11-02"
+
+
+def test_the_manifest_records_the_renderer_versions_the_build_hands_it(offering, monkeypatch):
+    """The filing layer never imports WeasyPrint: the build hands the manifest the render layer's reader of
+    WeasyPrint's, pydyf's and Pango's versions, and the manifest records what that reader says."""
+    import pydyf
+    import weasyprint
+
+    from rulegen.filing import manifest as filing_manifest
+    from rulegen.render.pdf import renderer_versions
+
+    software = manifest_of(offering)["software"]
+    assert (software["weasyprint"], software["pydyf"]) == (weasyprint.__version__, pydyf.__version__)
+    assert software["pango"] == renderer_versions()["pango"] and re.fullmatch(r"\d+\.\d+\.\d+", software["pango"])
+    monkeypatch.setattr(filing_manifest, "_renderer_versions",
+                        lambda: {"weasyprint": "61.2", "pydyf": "0.10.0", "pango": "1.44.7"})
+    software = manifest_of(offering)["software"]
+    assert (software["weasyprint"], software["pydyf"], software["pango"]) == ("61.2", "0.10.0", "1.44.7")
 
 
 def test_manifest_depends_on_neither_the_clock_nor_the_folder(offering, tmp_path):
