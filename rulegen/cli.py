@@ -51,10 +51,15 @@ def _register_commands() -> None:
         register = getattr(module, "register", None)
         if register is not None:
             register(app)
-    # Every command ends a RulegenError the same way: report_error prints it, its class gives the exit code.
-    for command in app.registered_commands:
-        if command.callback is not None:
-            command.callback = reporting_errors(command.callback)
+    # Every command, a group's subcommands (`register add`) included, ends a RulegenError the same way:
+    # report_error prints it, its class gives the exit code.
+    apps = [app]
+    while apps:
+        current = apps.pop()
+        for command in current.registered_commands:
+            if command.callback is not None:
+                command.callback = reporting_errors(command.callback)
+        apps.extend(group.typer_instance for group in current.registered_groups if group.typer_instance)
 
 
 _register_commands()

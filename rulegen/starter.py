@@ -24,6 +24,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from rulegen.errors import UsageError
 from rulegen.resources import samples_dir, schemas_dir
 
 BASE = "offering.schema.json"
@@ -37,7 +38,7 @@ Schema = dict[str, Any]
 SchemaPath = tuple[str, ...]
 
 
-class StarterError(ValueError):
+class StarterError(UsageError):
     """The starter cannot be written as asked; the message says why."""
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from rulegen.errors import ExitCode
+from rulegen.errors import OutputError, UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -21,32 +21,25 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print (or write) a commented starter offering for one jurisdiction; it validates as it stands."""
         from rulegen.safeio import UnsafeFile, write_replacing
-        from rulegen.starter import OPTIONAL_WAGERS, StarterError, starter_text
+        from rulegen.starter import OPTIONAL_WAGERS, starter_text
 
         wagers = [w.strip() for w in with_.split(",") if w.strip()]
         unknown = [w for w in wagers if w not in OPTIONAL_WAGERS]
         if unknown:
-            typer.echo(f"rulegen: error: --with {unknown[0]!r} is not a wager; the optional wagers are "
-                       f"{', '.join(OPTIONAL_WAGERS)}", err=True)
-            raise typer.Exit(int(ExitCode.UNUSABLE))
+            raise UsageError(f"--with {unknown[0]!r} is not a wager; the optional wagers are "
+                             f"{', '.join(OPTIONAL_WAGERS)}")
         if "six-card-bonus" in wagers and "five-card-bonus" not in wagers:
             wagers.insert(0, "five-card-bonus")
             typer.echo("rulegen: note: the Six Card Bonus wager equals the Five Card Bonus wager, which it requires: "
                        "both are included", err=True)
-        try:
-            text = starter_text(jurisdiction, wagers)
-        except StarterError as exc:
-            typer.echo(f"rulegen: error: {exc}", err=True)
-            raise typer.Exit(int(ExitCode.UNUSABLE)) from None
+        text = starter_text(jurisdiction, wagers)  # a StarterError is a UsageError
         if output is None:
             typer.echo(text, nl=False)
             return
         if output.exists():
-            typer.echo(f"rulegen: error: {output} exists; init writes a new file and never replaces one", err=True)
-            raise typer.Exit(int(ExitCode.UNUSABLE))
+            raise UsageError(f"{output} exists; init writes a new file and never replaces one")
         try:
             write_replacing(output, text.encode("utf-8"))
         except UnsafeFile as exc:
-            typer.echo(f"rulegen: error: {exc}", err=True)
-            raise typer.Exit(int(ExitCode.UNUSABLE)) from None
+            raise OutputError(str(exc)) from None
         typer.echo(f"wrote {output}: check it with `rulegen validate {output}`", err=True)

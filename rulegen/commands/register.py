@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from rulegen.commands._common import OutputFormat, exits_cleanly, format_option
-from rulegen.errors import ExitCode, OutputError
+from rulegen.errors import ExitCode, OutputError, UsageError
 
 DB_HELP = ("The register: a SQLite file, or postgresql://USER@HOST:PORT/DB for a shared one. Default: "
            "RULEGEN_REGISTER_DB, else register.sqlite in the user's data folder.")
@@ -37,9 +37,7 @@ def _open(db: str | None) -> Iterator:
 
 def _fail_format(format: str, allowed: tuple[str, ...]) -> None:
     if format not in allowed:
-        typer.echo(f"rulegen: error: --format is {format!r}; it is {', '.join(allowed[:-1])} or {allowed[-1]}",
-                   err=True)
-        raise typer.Exit(code=int(ExitCode.UNUSABLE))
+        raise UsageError(f"--format is {format!r}; it is {', '.join(allowed[:-1])} or {allowed[-1]}")
 
 
 def _add_line(result) -> str:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from rulegen.errors import ExitCode
+from rulegen.errors import UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -20,19 +20,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The installed JSON Schemas: their folder, or one jurisdiction's combined schema for tools that want one file."""
         from rulegen.resources import schemas_dir
-        from rulegen.starter import StarterError, combined_schema_text, field_reference
+        from rulegen.starter import combined_schema_text, field_reference
 
         if int(path) + int(reference) + int(jurisdiction is not None) != 1:
-            typer.echo("rulegen: error: give one of --path, --jurisdiction CODE or --reference", err=True)
-            raise typer.Exit(int(ExitCode.UNUSABLE))
+            raise UsageError("give one of --path, --jurisdiction CODE or --reference")
         if reference:
             typer.echo(field_reference(), nl=False)
             return
         if path:
             typer.echo(str(schemas_dir()))
             return
-        try:
-            typer.echo(combined_schema_text(jurisdiction or ""), nl=False)
-        except StarterError as exc:
-            typer.echo(f"rulegen: error: {exc}", err=True)
-            raise typer.Exit(int(ExitCode.UNUSABLE)) from None
+        typer.echo(combined_schema_text(jurisdiction or ""), nl=False)  # a StarterError is a UsageError
