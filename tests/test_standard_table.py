@@ -60,3 +60,22 @@ def test_the_math_command_prints_the_same_figures(standard):
     main = json.loads(result.stdout)["main_game"]  # the Pennsylvania sample offers the standard tables
     assert main["house_edge_per_ante"] == float(HOUSE_EDGE_PER_ANTE)
     assert main["house_edge_per_initial_wager"] == float(HOUSE_EDGE_PER_ANTE / 2)
+
+
+def test_the_appendix_checks_hold_and_a_distribution_that_disagrees_fails_them(standard):
+    """The appendix's check rows recompute what they state: the mean of the printed distribution against the
+    strategy's EV, the deals the distribution counts against the deals enumerated."""
+    import dataclasses
+
+    from rulegen.math.report import verification_checks
+
+    checks = {check.check: check for check in verification_checks(standard, None, None)}
+    assert checks and all(check.passed for check in checks.values())
+    first = standard.distribution[0]
+    moved = dataclasses.replace(first, net=first.net + 1)  # one net result misstated by an ante
+    altered = dataclasses.replace(standard, distribution=(moved, *standard.distribution[1:]))
+    failed = {check.check for check in verification_checks(altered, None, None) if not check.passed}
+    assert failed == {"main game: the distribution's mean equals the strategy's EV (exact fractions)"}
+    dropped = dataclasses.replace(standard, distribution=standard.distribution[1:])
+    failed = {check.check for check in verification_checks(dropped, None, None) if not check.passed}
+    assert "main game: deals enumerated" in failed
