@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rulegen.errors import UsageError
-from rulegen.resources import samples_dir, schemas_dir
+from rulegen.resources import data_roots, schema_files, schemas_dir
 
 BASE = "offering.schema.json"
 OPTIONAL_WAGERS = {"five-card-bonus": "five_card_bonus", "bonus-spin": "bonus_spin", "six-card-bonus": "six_card_bonus"}
@@ -48,14 +48,15 @@ def _read_json(path: Path) -> Schema:
 
 
 def jurisdiction_codes() -> list[str]:
-    """Codes with a schema of their own beside the offering schema (the file name in upper case)."""
-    return sorted(p.name.split(".")[0].upper() for p in schemas_dir().glob("*.schema.json")
-                  if p.name != BASE and p.name != "jurisdiction.schema.json")
+    """Codes with a schema of their own beside the offering schema (the file name in upper case), shipped or in a
+    `RULEGEN_DATA_PATH` folder."""
+    return sorted(name.split(".")[0].upper() for name in schema_files()
+                  if name != BASE and name != "jurisdiction.schema.json")
 
 
 def _schema_path(code: str) -> Path:
-    path = schemas_dir() / f"{code.lower()}.schema.json"
-    if code.upper() not in jurisdiction_codes() or not path.is_file():
+    path = schema_files().get(f"{code.lower()}.schema.json")
+    if code.upper() not in jurisdiction_codes() or path is None or not path.is_file():
         raise StarterError(f"no jurisdiction {code!r}; the jurisdictions are {', '.join(jurisdiction_codes())}")
     return path
 
@@ -109,7 +110,7 @@ def _fold(target: Schema, fragment: Schema, notes: dict[SchemaPath, list[str]], 
 
 def combined_schema(code: str) -> Schema:
     """One jurisdiction's schema as a single self-contained file (Draft 2020-12)."""
-    base = copy.deepcopy(_read_json(schemas_dir() / BASE))
+    base = copy.deepcopy(_read_json(schema_files()[BASE]))
     jurisdiction = _read_json(_schema_path(code))
     base.pop("allOf", None)  # the dispatch on offering.jurisdiction: here the jurisdiction is fixed
     base.pop("$id", None)
@@ -153,10 +154,12 @@ def combined_schema_text(code: str) -> str:
     return json.dumps(combined_schema(code), indent=2, ensure_ascii=False) + "\n"
 
 
-def combined_schema_path(code: str) -> Path:
-    """Where the installed combined schema of `code` is (written from `combined_schema`; a test keeps it so)."""
+def combined_schema_path(code: str) -> Path | None:
+    """Where the installed combined schema of `code` is (written from `combined_schema`; a test keeps it so);
+    None for a jurisdiction of a `RULEGEN_DATA_PATH` folder, which has none installed."""
     _schema_path(code)
-    return schemas_dir() / COMBINED_FOLDER / f"{code.lower()}.schema.json"
+    path = schemas_dir() / COMBINED_FOLDER / f"{code.lower()}.schema.json"
+    return path if path.is_file() else None
 
 
 # --- the starter offering --------------------------------------------------------------------------------------
@@ -164,7 +167,8 @@ def combined_schema_path(code: str) -> Path:
 def _sample(code: str) -> Schema:
     from rulegen.offering import load_offering
 
-    for path in sorted(samples_dir().glob("*.yaml")):
+    samples = [path for root in data_roots() for path in sorted((root / "jurisdictions" / "samples").glob("*.yaml"))]
+    for path in samples:
         offering = load_offering(path)
         if str(offering.data.get("offering", {}).get("jurisdiction", "")).upper() == code.upper():
             return offering.data
@@ -268,8 +272,11 @@ def starter_text(code: str, wagers: list[str], today: datetime.date | None = Non
     today = today or datetime.date.today()
     schema = combined_schema(code)
     data = starter_data(code, wagers, today)
+    combined = combined_schema_path(code)
     head = [
-        f"# yaml-language-server: $schema={combined_schema_path(code).as_uri()}",
+        f"# yaml-language-server: $schema={combined.as_uri()}" if combined is not None else
+        f"# For an editor's completion, write {code}'s schema to a file with `rulegen schema -j {code}` and name it "
+        "on a first line `# yaml-language-server: $schema=FILE`.",
         f"# A Criss Cross Poker offering under {schema['title'].split(': ', 1)[-1]}, written by `rulegen init` as a "
         "starting point.",
         "# It validates as it stands (`rulegen validate FILE`). Replace the operator's details and every value the",
@@ -319,7 +326,7 @@ def _values(node: Schema, defs: Schema) -> str:
 
 def field_reference() -> str:
     """The README's field reference, in Markdown, generated from the offering schema and the jurisdictions'."""
-    base = _read_json(schemas_dir() / BASE)
+    base = _read_json(schema_files()[BASE])
     defs = base.get("$defs", {})
     rows = ["| field | values | what it is | example |", "|---|---|---|---|"]
 

@@ -685,3 +685,22 @@ def test_the_c_parser_reads_every_data_file_as_the_pure_parser_does():
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert YAML(typ="safe").load(text) == YAML(typ="safe", pure=True).load(text), path.name
+
+
+def test_a_fictional_state_gets_a_starter_and_a_combined_schema(zedland, tmp_path):
+    """`rulegen init` and `rulegen schema` find a state added as data: its schema and its sample in the data
+    folder. It has no installed combined schema, so the starter says how to write one."""
+    from rulegen.starter import combined_schema, jurisdiction_codes, starter_text
+    from rulegen.validate import validate_file
+
+    samples = Path(os.environ["RULEGEN_DATA_PATH"]) / "jurisdictions" / "samples"
+    samples.mkdir()
+    (samples / "zz-five-card-bonus.yaml").write_bytes(zedland.read_bytes())
+    assert "ZZ" in jurisdiction_codes()
+    assert combined_schema("ZZ")["properties"]["offering"]
+    text = starter_text("ZZ", ["five-card-bonus"])
+    assert text.startswith("# For an editor's completion, write ZZ's schema to a file with `rulegen schema -j ZZ`")
+    path = tmp_path / "zz-start.yaml"
+    path.write_text(text, encoding="utf-8")
+    report = validate_file(path)
+    assert report.status == 0, [f.format() for f in report.findings]

@@ -663,13 +663,18 @@ def _place(node: Node, jurisdiction: Jurisdiction | None, data: Data | None = No
     return "submission", "Submission", citation
 
 
-@cache
 def _schema_citations(code: str) -> dict[tuple[str, ...], str]:
-    """Field path → the x-citation beside the first constraint on it in the jurisdiction's schema."""
-    from rulegen.resources import schemas_dir
+    """Field path → the x-citation beside the first constraint on it in the jurisdiction's schema (shipped, or
+    in a `RULEGEN_DATA_PATH` folder)."""
+    from rulegen.resources import schema_files
 
+    return _citations_in(schema_files().get(f"{code.lower()}.schema.json"))
+
+
+@cache
+def _citations_in(path: Path | None) -> dict[tuple[str, ...], str]:
     try:
-        schema = json.loads((schemas_dir() / f"{code.lower()}.schema.json").read_text(encoding="utf-8"))
+        schema = json.loads(path.read_text(encoding="utf-8")) if path is not None else {}
     except (OSError, ValueError):
         return {}
     found: dict[tuple[str, ...], str] = {}
