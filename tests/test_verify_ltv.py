@@ -185,6 +185,37 @@ def test_signing_that_cannot_be_b_lt_fails(unsigned_filing, pki, tmp_path, case)
         assert "did not give it" in message and tsa.revocation_requests >= 1
 
 
+def test_a_timestamp_authority_under_a_root_nobody_names_fails_until_rulegen_trust_names_it(
+        unsigned_filing, pki, tmp_path, monkeypatch):
+    """The authority's tokens carry only its own certificate, under a root neither the identity nor the token
+    holds: its chain cannot be completed, so its revocation data cannot be gathered; with the root in
+    RULEGEN_TRUST it can, and the filing verifies (trusting both roots)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    _, unsigned = unsigned_filing
+    now = dt.datetime.now(dt.timezone.utc)
+    other_key = ec.generate_private_key(ec.SECP256R1())
+    other_name = factory._name("Other Timestamping Root")
+    other = factory._certificate(other_name, other_name, other_key.public_key(), other_key, ca=True,
+                                 start=now - dt.timedelta(days=10), end=now + dt.timedelta(days=400), serial=5)
+    (tmp_path / "roots").mkdir()
+    (tmp_path / "roots" / "other.pem").write_bytes(other.public_bytes(serialization.Encoding.PEM))
+    monkeypatch.delenv("RULEGEN_TRUST")
+    with tsaserver.TimestampAuthority(pki["ca_cert"], pki["ca_key"]) as signer_ca, \
+            tsaserver.TimestampAuthority(other, other_key, embed_ca=False) as tsa:
+        identity = signer_ca.issue_signer(tmp_path, PASSPHRASE, serial=73)
+        with pytest.raises(InputError, match="does not reach a root certificate.*RULEGEN_TRUST"):
+            sign_pdf(unsigned, identity, PASSPHRASE, tsa_url=tsa.url)
+        monkeypatch.setenv("RULEGEN_TRUST", str(tmp_path / "roots"))
+        signed = sign_pdf(unsigned, identity, PASSPHRASE, tsa_url=tsa.url)
+    target = tmp_path / "package" / "rules.pdf"
+    shutil.copytree(unsigned_filing[0].parent, target.parent)
+    target.write_bytes(signed)
+    report = verify_filing(target, trust=[pki["ca"], tmp_path / "roots" / "other.pem"])
+    assert report.exit_code == 0 and report.pades_level == "B-LT", report.verdict
+
+
 def test_a_build_that_cannot_be_b_lt_publishes_nothing(unsigned_filing, pki, tmp_path, math_cache):
     from rulegen.resources import samples_dir
 

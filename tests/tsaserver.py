@@ -36,9 +36,10 @@ def _revocation_extensions(builder: Any, base: str, *, crl: bool, ocsp: bool) ->
 
 class TimestampAuthority:
     def __init__(self, ca_cert: Any, ca_key: Any, fixed_time: dt.datetime | None = None, *,
-                 revocation: bool = True) -> None:
+                 revocation: bool = True, embed_ca: bool = True) -> None:
         """`fixed_time`: every token carries this time instead of the clock's (a test of a late timestamp).
-        `revocation`: the TSA certificate names this server's CRL (else no revocation source at all)."""
+        `revocation`: the TSA certificate names this server's CRL (else no revocation source at all).
+        `embed_ca`: tokens carry the CA's certificate beside the TSA's (as many real authorities do not)."""
         from pyhanko.keys.internal import translate_pyca_cryptography_cert_to_asn1
         from pyhanko.sign.timestamps.dummy_client import DummyTimeStamper
 
@@ -89,7 +90,8 @@ class TimestampAuthority:
         self.tsa_cert = cert
         self.stamper = DummyTimeStamper(
             tsa_cert=translate_pyca_cryptography_cert_to_asn1(cert), tsa_key=self._asn1_key(key),
-            certs_to_embed=[translate_pyca_cryptography_cert_to_asn1(ca_cert)], fixed_dt=fixed_time)
+            certs_to_embed=[translate_pyca_cryptography_cert_to_asn1(ca_cert)] if embed_ca else [],
+            fixed_dt=fixed_time)
 
     @staticmethod
     def _asn1_key(key: Any) -> Any:
