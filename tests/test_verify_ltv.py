@@ -251,6 +251,33 @@ def test_a_b_lt_filing_verifies_offline_and_says_so(signed_lt, pki):
     assert abs((dt.datetime.now(dt.timezone.utc) - stamp).total_seconds()) < 600
 
 
+def test_a_signer_revoked_and_expired_after_signing_still_verifies(unsigned_filing, pki, tmp_path):
+    """What B-LT is for: years later the signer's certificate has expired and its CA lists it revoked, yet the
+    filing verifies offline, from the data embedded when it was signed. (Here "later" is a few seconds: the
+    certificate is made to expire then.)"""
+    import time
+
+    filing, unsigned = unsigned_filing
+    with tsaserver.TimestampAuthority(pki["ca_cert"], pki["ca_key"]) as tsa:
+        identity = tsa.issue_signer(tmp_path, PASSPHRASE, serial=74, valid_for=dt.timedelta(seconds=2))
+        signed = sign_pdf(unsigned, identity, PASSPHRASE, tsa_url=tsa.url)
+    expiry = tsa.issued[74].not_valid_after_utc
+    time.sleep(max(0.0, (expiry - dt.datetime.now(dt.timezone.utc)).total_seconds() + 0.2))
+    assert dt.datetime.now(dt.timezone.utc) > expiry
+    tsa.revoke(74, dt.datetime.now(dt.timezone.utc))  # revoked seconds after signing: a later CRL says so
+    later_crl = tsa.crl()
+    target = tmp_path / "package" / "rules.pdf"
+    shutil.copytree(filing.parent, target.parent)
+    target.write_bytes(signed)
+    report = verify_filing(target)
+    assert report.exit_code == 0 and report.pades_level == "B-LT", report.verdict
+    assert check(report, "revocation").ok and report.revocation_status == "good"
+    # the same signature with the later CRL (revoked after the timestamp) is still good at the timestamp's time
+    target.write_bytes(_with_validation_data(signed, [later_crl], ocsps=[]))
+    report = verify_filing(target)
+    assert report.exit_code == 0 and report.revocation_status == "good", report.verdict
+
+
 def test_the_command_reports_level_timestamp_and_revocation(signed_lt):
     runner = CliRunner()
     result = runner.invoke(app, ["verify", str(signed_lt["path"])])

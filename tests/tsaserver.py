@@ -128,7 +128,8 @@ class TimestampAuthority:
         return cert, key
 
     def issue_signer(self, folder: Path, passphrase: bytes, *, serial: int, common: str = "Priya Raman",
-                     organization: str = "Test Pennsylvania Casino", crl: bool = True, ocsp: bool = True) -> Path:
+                     organization: str = "Test Pennsylvania Casino", crl: bool = True, ocsp: bool = True,
+                     valid_for: dt.timedelta = dt.timedelta(days=30)) -> Path:
         """A signer's PKCS#12 identity under the CA, naming this server's CRL and/or OCSP responder."""
         from cryptography import x509
         from cryptography.hazmat.primitives import hashes, serialization
@@ -142,7 +143,7 @@ class TimestampAuthority:
                           x509.NameAttribute(NameOID.ORGANIZATION_NAME, organization)])
         builder = (x509.CertificateBuilder().subject_name(name).issuer_name(self.ca_cert.subject)
                    .public_key(key.public_key()).serial_number(serial)
-                   .not_valid_before(now - dt.timedelta(days=1)).not_valid_after(now + dt.timedelta(days=30))
+                   .not_valid_before(now - dt.timedelta(days=1)).not_valid_after(now + valid_for)
                    .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
                    .add_extension(x509.KeyUsage(True, True, False, False, False, False, False, False, False),
                                   critical=True))
