@@ -274,6 +274,7 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
         made[RULES_HTML] = html.encode("utf-8")
         step("rules.html")
         rules_laid_out = lay_out_rules(offering, html, fetcher)
+        pieces.run_unclaimed()  # the sign, here, when the worker is still at the appendix
         step("rules layout")
 
         def attachments() -> list[Any]:

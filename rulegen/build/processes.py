@@ -2,9 +2,10 @@
 
 The three PDFs of a build do not depend on each other until the manifest (which hashes the sign and the
 appendix) is attached to rules.pdf, and WeasyPrint holds the interpreter for the whole of a rendering, so the
-build renders the sign and the appendix in forked processes while it lays out rules.pdf itself: as many
-processes as there are cores beside the one laying out rules.pdf (a `Batch`), so on a two-core machine the sign
-and the appendix share one process, one after the other, and no rendering takes a core from another. A forked
+build renders the sign and the appendix in forked processes while it lays out rules.pdf itself: a `Batch`
+starts one worker per core beside this one, and the workers and this process take the works from one queue, so
+on a two-core machine a worker renders the appendix while rules.pdf is laid out here, and the sign is rendered by
+whichever of the two is free first; no rendering takes a core from another. A forked
 process starts with everything this one has loaded (WeasyPrint, the offering, the math results), so nothing
 is imported or computed twice, and it runs the same code on the same input: the bytes are the ones a
 single process gives.
@@ -120,42 +121,88 @@ def spare_cores() -> int:
     return max(1, cores - 1)
 
 
-def _each(works: Sequence[tuple[str, Callable[[], T]]]) -> list[tuple[bool, object]]:
-    """Run works one after the other; each answer is its value or its exception (an exception that does not
-    pickle is sent as its text), so one failing work does not take another's value with it."""
-    answers: list[tuple[bool, object]] = []
-    for name, work in works:
+Answer = tuple[bool, object]  # (True, value) or (False, the exception)
+
+
+def _answer(name: str, work: Callable[[], object]) -> Answer:
+    """A work's value or its exception (an exception that does not pickle is sent as its text), so one failing
+    work does not take another's value with it; an interrupt stops them all."""
+    try:
+        return True, work()
+    except Exception as exc:  # noqa: BLE001 - each work's outcome is its own
         try:
-            answers.append((True, work()))
-        except Exception as exc:  # noqa: BLE001 - each work's outcome is its own; an interrupt stops them all
-            try:
-                pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL)
-                answers.append((False, exc))
-            except Exception as unpicklable:  # noqa: BLE001
-                answers.append((False, OutputError(f"rendering {name} failed: {type(exc).__name__}: {exc} "
-                                                   f"({unpicklable})")))
+            pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL)
+            return False, exc
+        except Exception as unpicklable:  # noqa: BLE001
+            return False, OutputError(f"rendering {name} failed: {type(exc).__name__}: {exc} ({unpicklable})")
+
+
+def _claim(queue: int) -> int | None:
+    """The index of the next work no one has taken from the queue, or None when it is empty. A pipe's byte is
+    read by exactly one process, so a work is claimed once."""
+    try:
+        token = os.read(queue, 1)
+    except BlockingIOError:
+        return None
+    return token[0] if token else None
+
+
+def _drain(queue: int, works: Sequence[tuple[str, Callable[[], object]]]) -> list[tuple[int, Answer]]:
+    """A worker process: take works from the queue until it is empty."""
+    answers = []
+    while (index := _claim(queue)) is not None:
+        answers.append((index, _answer(*works[index])))
     return answers
 
 
 class Batch(Generic[T]):
-    """Named works started at once in at most `processes` forked processes (by default one per spare core);
-    with fewer processes than works, a process runs its share one after the other. `result(name)` gives each
-    work's value or raises its own exception, as a `Piece` does."""
+    """Named works shared by at most `processes` forked workers (by default one per spare core) and this process.
+
+    The works wait in a queue, in the order given; each worker takes the next one when it is free. This process
+    may take those still waiting when it has time (`run_unclaimed`), so on two cores the build lays out rules.pdf
+    and then renders the sign itself if the worker is still busy with the appendix. `result(name)` gives each
+    work's value or raises its own exception, as a `Piece` does; without fork, works run when first asked for.
+    """
 
     def __init__(self, works: Sequence[tuple[str, Callable[[], T]]], *, processes: int | None = None,
                  fork: bool | None = None):
+        if len(works) > 255:
+            raise ValueError("a batch holds at most 255 works")
+        self._works: list[tuple[str, Callable[[], object]]] = list(works)
+        self._index = {name: i for i, (name, _work) in enumerate(works)}
+        self._answers: dict[int, Answer] = {}
+        self._pieces: list[Piece[list[tuple[int, Answer]]]] = []
+        self._queue: int | None = None
+        if not (can_fork() if fork is None else fork) or not works:
+            return
         count = max(1, min(len(works), processes if processes is not None else spare_cores()))
-        groups = [list(works[g::count]) for g in range(count)]
-        self._where = {name: (g, k) for g, group in enumerate(groups) for k, (name, _work) in enumerate(group)}
-        self._pieces = [Piece(" and ".join(name for name, _work in group), partial(_each, group), fork=fork)
-                        for group in groups]
-        self._answers: dict[int, list[tuple[bool, object]]] = {}
+        reader, writer = os.pipe()
+        os.write(writer, bytes(range(len(works))))
+        os.close(writer)
+        os.set_blocking(reader, False)
+        self._queue = reader
+        names = " or ".join(name for name, _work in works)
+        self._pieces = [Piece(names, partial(_drain, reader, self._works), fork=True) for _ in range(count)]
+
+    def run_unclaimed(self) -> None:
+        """Run here, now, every work no worker has begun."""
+        if self._queue is None:
+            return
+        while (index := _claim(self._queue)) is not None:
+            self._answers[index] = _answer(*self._works[index])
 
     def result(self, name: str) -> T:
-        g, k = self._where[name]
-        if g not in self._answers:
-            self._answers[g] = self._pieces[g].result()
-        ok, value = self._answers[g][k]
+        index = self._index[name]
+        if index not in self._answers:
+            if self._queue is None:
+                self._answers[index] = _answer(*self._works[index])
+            else:
+                self.run_unclaimed()
+                while index not in self._answers and self._pieces:
+                    self._answers.update(self._pieces.pop(0).result())
+                if index not in self._answers:  # pragma: no cover - every work is claimed by someone
+                    raise OutputError(f"rendering {name} gave no answer")
+        ok, value = self._answers[index]
         if not ok:
             assert isinstance(value, BaseException)
             raise value
@@ -164,3 +211,7 @@ class Batch(Generic[T]):
     def cancel(self) -> None:
         for piece in self._pieces:
             piece.cancel()
+        self._pieces = []
+        if self._queue is not None:
+            os.close(self._queue)
+            self._queue = None
