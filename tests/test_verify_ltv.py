@@ -412,3 +412,23 @@ def test_one_changed_byte_in_the_validation_data_fails(signed_lt, tmp_path):
         assert report.exit_code == 1 and failed(report), (position, report.verdict)
         checked += 1
     assert checked > 35
+
+
+STORED = Path(__file__).with_name("data") / "ltv"
+
+
+def test_a_stored_b_lt_filing_still_verifies(tmp_path, monkeypatch):
+    """tests/data/ltv/b-lt-rules.pdf was signed B-LT with pyHanko 0.38 on 2026-11-23; its signer's certificate
+    expires 30 days later, so in time this also checks a filing whose certificates have expired. Its signature,
+    timestamp, validation-data update (compared byte for byte with the one this pyHanko writes) and embedded
+    revocation proof must hold. It travels without its package, so only those checks are asserted. If an
+    upgrade of pyHanko fails here, verify would refuse every B-LT filing made before it: change how the update
+    is compared, not the stored file."""
+    monkeypatch.delenv("RULEGEN_TRUST")
+    shutil.copy(STORED / "b-lt-rules.pdf", tmp_path / "rules.pdf")
+    report = verify_filing(tmp_path / "rules.pdf", trust=STORED / "ca.pem")
+    statuses = {c.name: c.ok for c in report.checks}
+    for name in ("pdf", "contents", "signature", "timestamp", "coverage", "certificate", "trust", "revocation"):
+        assert statuses.get(name) is True, (name, report.checks)
+    assert report.pades_level == "B-LT" and report.timestamp is not None
+    assert report.timestamp.startswith("2026-11-23")

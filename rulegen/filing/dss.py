@@ -24,7 +24,10 @@ def validation_data_update(through_signature: bytes, certs: list[bytes], ocsps: 
     the catalog gains its /DSS entry; the document's ID, Info dictionary and XMP metadata stay as signed.
 
     The form is fixed (pyHanko's writer, no dates, no random ID), so `rulegen verify` writes the update again
-    from the data it holds and compares every byte: a change anywhere after the signature fails."""
+    from the data it holds and compares every byte: a change anywhere after the signature fails. The bytes are
+    pyHanko's serialization (checked with 0.38): should a later pyHanko write the same objects differently,
+    filings signed before would fail this comparison, so an upgrade must be checked against a stored B-LT
+    filing (tests/test_verify_ltv.py makes fresh ones; keep one from the old version to compare)."""
     from asn1crypto import crl as asn1_crl, ocsp as asn1_ocsp, x509 as asn1_x509
     from pyhanko.pdf_utils import generic
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
