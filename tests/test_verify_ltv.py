@@ -251,6 +251,19 @@ def test_a_b_lt_filing_verifies_offline_and_says_so(signed_lt, pki):
     assert abs((dt.datetime.now(dt.timezone.utc) - stamp).total_seconds()) < 600
 
 
+def test_a_digital_signature_only_certificate_signs_b_lt(unsigned_filing, pki, tmp_path):
+    """Many document-signing certificates allow digital signature without non-repudiation: B-LT takes them too."""
+    filing, unsigned = unsigned_filing
+    with tsaserver.TimestampAuthority(pki["ca_cert"], pki["ca_key"]) as tsa:
+        identity = tsa.issue_signer(tmp_path, PASSPHRASE, serial=75, non_repudiation=False)
+        signed = sign_pdf(unsigned, identity, PASSPHRASE, tsa_url=tsa.url)
+    target = tmp_path / "package" / "rules.pdf"
+    shutil.copytree(filing.parent, target.parent)
+    target.write_bytes(signed)
+    report = verify_filing(target)
+    assert report.exit_code == 0 and report.pades_level == "B-LT", report.verdict
+
+
 def test_a_signer_revoked_and_expired_after_signing_still_verifies(unsigned_filing, pki, tmp_path):
     """What B-LT is for: years later the signer's certificate has expired and its CA lists it revoked, yet the
     filing verifies offline, from the data embedded when it was signed. (Here "later" is a few seconds: the

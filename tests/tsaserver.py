@@ -129,7 +129,7 @@ class TimestampAuthority:
 
     def issue_signer(self, folder: Path, passphrase: bytes, *, serial: int, common: str = "Priya Raman",
                      organization: str = "Test Pennsylvania Casino", crl: bool = True, ocsp: bool = True,
-                     valid_for: dt.timedelta = dt.timedelta(days=30)) -> Path:
+                     valid_for: dt.timedelta = dt.timedelta(days=30), non_repudiation: bool = True) -> Path:
         """A signer's PKCS#12 identity under the CA, naming this server's CRL and/or OCSP responder."""
         from cryptography import x509
         from cryptography.hazmat.primitives import hashes, serialization
@@ -145,8 +145,8 @@ class TimestampAuthority:
                    .public_key(key.public_key()).serial_number(serial)
                    .not_valid_before(now - dt.timedelta(days=1)).not_valid_after(now + valid_for)
                    .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-                   .add_extension(x509.KeyUsage(True, True, False, False, False, False, False, False, False),
-                                  critical=True))
+                   .add_extension(x509.KeyUsage(True, non_repudiation, False, False, False, False, False, False,
+                                                False), critical=True))
         cert = _revocation_extensions(builder, self.base, crl=crl, ocsp=ocsp).sign(self.ca_key, hashes.SHA256())
         self.issued[serial] = cert
         path = folder / f"signer-{serial}.p12"

@@ -144,6 +144,7 @@ def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *
         name=describe_name(cert.subject),
         embed_validation_info=context is not None,
         validation_context=context,
+        signer_key_usage=set(),  # _check_certificate accepts digital signature or non-repudiation, as verify does
     )
     output = io.BytesIO()
     writer = IncrementalPdfFileWriter(io.BytesIO(pdf_bytes), strict=True)
@@ -264,7 +265,8 @@ def _long_term_failure(exc: BaseException, tsa_url: str, signer: str) -> str:
             return (f"the certificate chain of the signer {signer} or of the timestamp authority {tsa_url} does not "
                     f"reach a root certificate: {_first_line(cause)} (carry the root in the PKCS#12 identity, or "
                     "name a folder holding it in RULEGEN_TRUST)")
-    return f"the timestamp authority {tsa_url} gave no usable timestamp: {_first_line(causes[-1])}"
+    return (f"signing for long-term validation with the timestamp authority {tsa_url} failed: "
+            f"{_first_line(causes[-1])}")
 
 
 def _validation_data_revision(signed: bytes, tsa_url: str) -> bytes:
