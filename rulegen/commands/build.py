@@ -67,7 +67,9 @@ def register(app: typer.Typer) -> None:
         print_proof: Annotated[bool, typer.Option("--print", help="Table sign as a printer's proof: bleed and crop marks.")] = False,
         tsa: Annotated[str | None, typer.Option(
             "--tsa", help="With --sign: an RFC 3161 timestamp authority's URL; the signature carries its timestamp "
-                          "(the only network access a build makes).", show_default=False)] = None,
+                          "and the revocation data of both chains (PAdES B-LT), fetched from the authority and the "
+                          "CRL and OCSP sources the certificates name: the only network access a build makes.",
+            show_default=False)] = None,
     ) -> None:
         """Validate, compute the math and render rules.pdf, rules.html, signage.pdf, math-appendix.pdf, manifest.json."""
         from rulegen.build import BuildOptions
