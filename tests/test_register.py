@@ -24,19 +24,8 @@ from typer.testing import CliRunner
 from rulegen.cli import app
 
 
-def _load(name: str):
-    import importlib.util
-
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-factory = _load("filing_factory")
-pgserver = _load("pgserver")
+from tests import filing_factory as factory  # noqa: E402
+from tests import pgserver  # noqa: E402
 
 ID, OPERATOR = "filing-test-pa", "Test Pennsylvania Casino"
 

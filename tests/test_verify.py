@@ -23,25 +23,7 @@ from rulegen.filing import sign_pdf, signer_name, verify_filing
 from rulegen.filing.pdf import check_signature_gap, open_reader, revision_end
 
 
-def _load_helper(name: str):
-    """tests/<name>.py, a helper shared with other test files (the suite imports test files by path)."""
-    import importlib.util
-    import sys
-
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-def _load_factory():
-    return _load_helper("filing_factory")
-
-
-_load_factory()
-from filing_factory import (  # noqa: E402
+from tests.filing_factory import (  # noqa: E402
     OUTPUTS,
     PASSPHRASE,
     SIGNER,
@@ -649,7 +631,9 @@ def test_real_filing_diffs_against_an_edited_offering(real_builds, tmp_path):
 # --- an RFC 3161 timestamp (--tsa) ---------------------------------------------------------------------------------
 
 def _tsa_module():
-    return _load_helper("tsaserver")
+    from tests import tsaserver
+
+    return tsaserver
 
 
 @pytest.fixture(scope="module")

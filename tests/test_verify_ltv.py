@@ -24,21 +24,8 @@ from rulegen.filing.pdf import open_reader, revision_end
 from rulegen.filing.dss import dss_contents, validation_data_update
 
 
-def _load_helper(name: str) -> Any:
-    import importlib.util
-    import sys
-
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-factory = _load_helper("filing_factory")
-tsaserver = _load_helper("tsaserver")
+from tests import filing_factory as factory  # noqa: E402
+from tests import tsaserver  # noqa: E402
 PASSPHRASE = factory.PASSPHRASE
 
 
