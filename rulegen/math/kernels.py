@@ -8,7 +8,7 @@ tie the smaller wager is taken (fold before 1x before 3x).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from rulegen.math.fasteval import eval5, popcount
 from rulegen.math.kernel_types import HandAnalysis
@@ -86,7 +86,10 @@ def _sums(a, d, cls, total_ante, total_cc, at_least, deltas, pair_cards, allowed
     return ante_sum, across, down, middle
 
 
-@njit(cache=True, parallel=True)
+# Not parallel: this is the reference the fast analysis (rulegen.math.exact) is checked against, run on a few hands
+# in the tests and on all of them in the benchmark; numba takes three times as long to compile a parallel loop
+# (about 7.7 s against 2.5 s), which every fresh test run paid.
+@njit(cache=True)
 def analyse_hands(holes, rep_offsets, rep_pairs, rep_weights, pair_cards, card_key, card_bit, nonflush, flush,
                   pay_of, ante, cc, levels, deltas, scale, net_low, net_size, gross_size):
     """The exact analysis of a batch of starting hands (one row of `holes` each).
@@ -109,7 +112,7 @@ def analyse_hands(holes, rep_offsets, rep_pairs, rep_weights, pair_cards, card_k
     gross_hist = np.zeros((n, gross_size), dtype=np.int64)
     down_leaves = DOWN_PAIRS * MIDDLE_CARDS
     all_leaves = ACROSS_PAIRS * down_leaves
-    for c in prange(n):
+    for c in range(n):
         h0 = holes[c, 0]
         h1 = holes[c, 1]
         hole = (np.int64(1) << h0) | (np.int64(1) << h1)
