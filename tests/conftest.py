@@ -30,3 +30,66 @@ def math_cache(tmp_path_factory):
         os.environ.pop("RULEGEN_CACHE_DIR", None)
     else:
         os.environ["RULEGEN_CACHE_DIR"] = previous
+
+
+def _warm_main_game():
+    from rulegen.game import STANDARD_RULES
+    from rulegen.math.main_game import analyse_main_game
+
+    analyse_main_game(STANDARD_RULES)  # the exact kernels and the Monte Carlo kernel; the result lands in the cache
+
+
+def _warm_the_others():
+    from decimal import Decimal
+
+    import numpy as np
+
+    from rulegen.game import STANDARD_RULES
+    from rulegen.math import fasteval, maxwin
+    from rulegen.math.main_game import run_reference_kernel, starting_hands
+
+    fasteval.five_card_strength_counts()
+    fasteval.six_card_strength_counts()
+    fasteval.evaluate_many(np.array([[0, 1, 2, 3, 4]], dtype=np.int64))
+    maxwin.max_win_per_round(STANDARD_RULES, Decimal(5))
+    run_reference_kernel(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, hands=list(starting_hands())[:1])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def numba_kernels_compiled_once(tmp_path_factory, math_cache):
+    """On parallel workers, each numba kernel is compiled by one worker, not by every worker that needs it.
+
+    numba compiles a kernel on its first call and keeps it in its on-disk cache; a fresh machine (CI) has none, and
+    two workers needing the same kernel each compiled it (about 23 s of compiling in each). Here each worker takes
+    the groups of kernels no other worker has taken (a lock file each), compiles them by calling them as the
+    product does, then waits for the groups the others took; every later call loads them from numba's cache.
+    Where the cache is warm, this only loads them.
+    """
+    import fcntl
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield
+        return
+    folder = tmp_path_factory.getbasetemp().parent / "numba-compiling"
+    folder.mkdir(exist_ok=True)
+    jobs = (("main-game", _warm_main_game), ("others", _warm_the_others))
+    taken = []
+    for name, warm in jobs:
+        handle = open(folder / f"{name}.lock", "a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            continue
+        taken.append(name)
+        if not (folder / f"{name}.done").exists():
+            warm()
+            (folder / f"{name}.done").touch()
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+    for name, _warm in jobs:
+        if name not in taken:
+            with open(folder / f"{name}.lock", "a+") as handle:
+                fcntl.flock(handle, fcntl.LOCK_EX)  # until the worker that took it is done
+                fcntl.flock(handle, fcntl.LOCK_UN)
+    yield
