@@ -12,6 +12,7 @@ import shutil
 from decimal import Decimal
 from pathlib import Path
 
+import pypdfium2
 import pytest
 from pypdf import PdfReader
 from typer.testing import CliRunner
@@ -32,9 +33,18 @@ OUTPUTS = ("rules.pdf", "rules.html", "signage.pdf", "math-appendix.pdf", "manif
 pytestmark = pytest.mark.usefixtures("math_cache")  # tests/conftest.py
 
 
+def page_texts(data: bytes) -> list[str]:
+    """The text of each page, as PDFium (the engine of Chrome's PDF viewer) extracts it: twenty times faster
+    than pypdf on these documents, and a second reader beside the pypdf the product itself uses."""
+    document = pypdfium2.PdfDocument(data)
+    try:
+        return [document[i].get_textpage().get_text_bounded() for i in range(len(document))]
+    finally:
+        document.close()
+
+
 def pdf_text(data: bytes) -> str:
-    reader = PdfReader(io.BytesIO(data))
-    return normalize("\n".join(page.extract_text() or "" for page in reader.pages))
+    return normalize("\n".join(page_texts(data)))
 
 
 def normalize(text: str) -> str:
@@ -100,8 +110,8 @@ def test_header_footer_pages_and_draft(built):
     assert head["id"] in built.rules
     assert built.offering.sha256[:16] in built.rules
     for data in (built.files["rules.pdf"], built.files["signage.pdf"], built.files["math-appendix.pdf"]):
-        for page in PdfReader(io.BytesIO(data)).pages:
-            assert "DRAFT" in (page.extract_text() or ""), "every page of a draft says DRAFT"
+        for text in page_texts(data):
+            assert "DRAFT" in text, "every page of a draft says DRAFT"
 
 
 def test_operator_choices_and_paytables_are_stated(built):
