@@ -156,7 +156,10 @@ def test_add_records_each_filing_with_its_verdict_flags_and_changes(db, corpus, 
     assert a2["rules_sha256"] == hashlib.sha256((corpus["a2"] / "rules.pdf").read_bytes()).hexdigest()
     assert a2["manifest_sha256"] == hashlib.sha256((corpus["a2"] / "manifest.json").read_bytes()).hexdigest()
     assert len(a2["signer_fingerprint"]) == 64 and "Priya Raman" in a2["signer"]
+    # signed without a timestamp authority: PAdES B-B, no timestamp, no revocation data to judge by
+    assert (a2["pades_level"], a2["timestamp"], a2["revocation"]) == ("B-B", None, "not embedded")
     assert rows["draft"]["first_problem"].startswith("unsigned draft")
+    assert rows["draft"]["pades_level"] is None and rows["draft"]["revocation"] is None
     [shown] = json.loads(run("show", f"{ID}@2", "--db", db, "--format", "json").stdout)
     texts = [c["text"] for s in shown["changes"]["sections"] for c in s["changes"]]
     assert "Five Card Bonus maximum: $25 → $50" in texts and "Submission revision: 3 → 2" not in texts
@@ -245,9 +248,31 @@ def test_the_register_schema_is_migrated_once_and_reopens(db):
     for _ in range(2):
         engine = open_register(db)
         with engine.connect() as connection:
-            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
         assert {"filings", "flags", "register_settings"} <= set(inspect(engine).get_table_names())
         engine.dispose()
+
+
+def test_a_register_of_the_first_schema_is_upgraded_and_keeps_its_filings(db):
+    """A register made before the PAdES level was recorded opens, upgraded, with its filings (their level
+    unknown, not "none")."""
+    from alembic import command
+    from sqlalchemy import create_engine, inspect, text
+
+    from rulegen.filing.register_store import alembic_config, database_url, open_register
+
+    engine = create_engine(database_url(db))
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0001")
+        connection.execute(text("INSERT INTO filings (received_at, path, status, exit_code, errors, warnings, notes, "
+                                "checks) VALUES (:when, 'old/rules.pdf', 'verified', 0, 0, 0, 0, '[]')"),
+                           {"when": "2026-01-02 03:04:05+00:00"})
+    assert "pades_level" not in {c["name"] for c in inspect(engine).get_columns("filings")}
+    engine.dispose()
+    open_register(db).dispose()
+    [row] = listing(db)
+    assert row["path"] == "old/rules.pdf" and row["status"] == "verified"
+    assert (row["pades_level"], row["timestamp"], row["revocation"]) == (None, None, None)
 
 
 def test_an_unusable_register_exits_2(tmp_path):

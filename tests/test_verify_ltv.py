@@ -290,6 +290,18 @@ def test_the_command_reports_level_timestamp_and_revocation(signed_lt):
     assert {"path", "status", "signer", "timestamp", "trust", "checks"} <= set(filing)  # the old keys stay
 
 
+def test_the_register_records_level_timestamp_and_revocation(signed_lt, tmp_path):
+    db = str(tmp_path / "register.sqlite")
+    added = CliRunner().invoke(app, ["register", "add", str(signed_lt["path"]), "--db", db])
+    assert added.exit_code == 0, added.output
+    [row] = json.loads(CliRunner().invoke(app, ["register", "list", "--db", db, "--format", "json"]).stdout)
+    report = verify_filing(signed_lt["path"])
+    assert (row["pades_level"], row["revocation"]) == ("B-LT", "good")
+    assert row["timestamp"] == report.timestamp and row["timestamp"]
+    shown = CliRunner().invoke(app, ["register", "show", "1", "--db", db]).stdout
+    assert "pades level: B-LT" in shown and "revocation: good" in shown
+
+
 def test_a_b_b_and_a_b_t_filing_say_what_they_lack(unsigned_filing, pki):
     filing, _ = unsigned_filing
     report = verify_filing(filing)

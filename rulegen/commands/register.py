@@ -178,7 +178,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"entry {entry['entry']}: {entry['offering_id'] or entry['path']} revision "
                        f"{entry['revision']} — {entry['status']}")
             for label in ("received", "path", "operator", "jurisdiction", "effective_date", "signer",
-                          "signer_fingerprint", "signing_time", "trust", "rules_sha256", "previous_entry",
+                          "signer_fingerprint", "signing_time", "pades_level", "timestamp", "revocation", "trust",
+                          "rules_sha256", "previous_entry",
                           "first_problem"):
                 if entry.get(label) is not None:
                     typer.echo(f"  {label.replace('_', ' ')}: {entry[label]}")

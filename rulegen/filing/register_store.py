@@ -70,6 +70,9 @@ filings = Table(
     Column("signer_subject", Text),
     Column("signer_fingerprint", String(64), index=True),
     Column("signing_time", String(40)),
+    Column("pades_level", String(8)),  # migration 0002
+    Column("timestamp", String(40)),  # the RFC 3161 timestamp's time, when the signature carries one
+    Column("revocation", String(16)),  # good, failed, not embedded, not checked
     Column("trust", String(16)),
     Column("errors", Integer, nullable=False, default=0),
     Column("warnings", Integer, nullable=False, default=0),

@@ -192,6 +192,13 @@ class VerifyReport:
             return int(ExitCode.UNUSABLE)
         return int(ExitCode.OK) if self.status == "verified" else int(ExitCode.INVALID)
 
+    @property
+    def revocation(self) -> str | None:
+        """The revocation proof in a word (good, failed, not embedded, not checked); None when unsigned."""
+        if not self.signed:
+            return None
+        return self.revocation_status or self._revocation_check_status()
+
     def _revocation_check_status(self) -> str:
         check = next((c for c in self.checks if c.name == "revocation"), None)
         if check is None:
@@ -224,7 +231,7 @@ class VerifyReport:
             "revocation": {"embedded": bool(self.revocation_data and (self.revocation_data["crls"]
                                                                        or self.revocation_data["ocsp_responses"])),
                            **(self.revocation_data or {"certificates": 0, "crls": 0, "ocsp_responses": 0}),
-                           "status": self.revocation_status or self._revocation_check_status(),
+                           "status": self.revocation,
                            "detail": next((c.detail for c in self.checks if c.name == "revocation"), None)}
             if self.signed else None,
             "trust": self.trust_status,
