@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import permutations
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from rulegen.cards import RANKS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 N_PAIRS = 1326
 ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS = 1225, 1128, 46
@@ -47,11 +49,13 @@ def starting_hands() -> tuple[StartingHand, ...]:
 
 @cache
 def pair_cards() -> np.ndarray:
+    import numpy as np
     return np.array([(x, y) for x in range(52) for y in range(x + 1, 52)], dtype=np.int64)
 
 
 @cache
 def pair_index() -> np.ndarray:
+    import numpy as np
     index = np.full((52, 52), -1, dtype=np.int64)
     for p, (x, y) in enumerate(pair_cards()):
         index[x, y] = index[y, x] = p
@@ -68,6 +72,7 @@ class AcrossOrbits:
 
 @cache
 def across_orbits(hand: StartingHand) -> AcrossOrbits:
+    import numpy as np
     pairs, index = pair_cards(), pair_index()
     h0, h1 = hand.cards
     hole = {h0, h1}
@@ -94,6 +99,7 @@ class IntegerPayouts:
 
 
 def integer_payouts(criss_cross, ante) -> IntegerPayouts:
+    import numpy as np
     values = list(criss_cross.payouts) + list(ante.payouts)
     scale = math.lcm(*(Fraction(v).denominator for v in values))
     cc = np.array([int(p * scale) for p in criss_cross.payouts], dtype=np.int64)

@@ -4,11 +4,12 @@ them needs no numba import."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from rulegen.math.deals import StartingHand
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class HandAnalysis(NamedTuple):

@@ -31,8 +31,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from rulegen.evaluator import PAY_CLASSES
 from rulegen.math import montecarlo
@@ -45,6 +44,9 @@ from rulegen.math.results import (
     ChoiceFrequencies, DecisionFrequencies, GrossPayout, MainGameAnalysis, NetOutcome, PaytableIdentity,
     StartingHandValue, TieCounts, from_payload, to_payload,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "ACROSS_PAIRS", "CODE_VERSION", "DOWN_PAIRS", "KernelRun", "LEAVES_PER_HAND", "MIDDLE_CARDS", "N_PAIRS",
@@ -59,6 +61,7 @@ CHOICE_COLUMN = {0: 0, 1: 1, 3: 2}  # a choice's column in HandAnalysis.ev
 
 
 def _levels(cc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
     levels = [k for k in range(1, 11) if cc[k] != cc[k - 1]]
     deltas = [int(cc[k] - cc[k - 1]) for k in levels]
     if not levels:  # a table that pays the same for every hand: keep one (zero) step for array shapes
@@ -83,6 +86,7 @@ def _histogram_bounds(an: np.ndarray, cc: np.ndarray) -> tuple[int, int, int]:
 def run_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progress=None) -> KernelRun:
     """The exact analysis of `hands` (default all 169) by the fast algorithm (rulegen.math.exact): per hand
     the arrays run_reference_kernel returns, equal to them to the last digit."""
+    import numpy as np
     from rulegen.math import exact
 
     if not criss_cross.is_monotone():
@@ -100,6 +104,7 @@ def run_reference_kernel(criss_cross, ante, hands: list[StartingHand] | None = N
                          batch: int = 12) -> KernelRun:
     """The previous implementation of the analysis (rulegen.math.kernels), kept to check the fast one against
     it (tests, benchmark); the same results, several times slower."""
+    import numpy as np
     from rulegen.evaluator import strength_arrays
     from rulegen.math.kernels import analyse_hands
 
@@ -182,6 +187,7 @@ def _choices(counts: np.ndarray) -> ChoiceFrequencies:
 
 
 def _summarise(criss_cross, ante, run: KernelRun) -> MainGameAnalysis:
+    import numpy as np
     scale, net_low = run.scale, run.net_low
     total_weight = TOTAL_DEALS
     ev_sum = 0

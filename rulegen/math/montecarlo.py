@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import permutations
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from rulegen.math.deals import N_PAIRS, across_orbits, integer_payouts, pair_cards, pair_index, starting_hands
 from rulegen.math.kernel_types import KernelRun, SimulatedRounds
 from rulegen.math.results import MonteCarloResult
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Z_99 = 2.5758293035489  # two-sided 99% normal quantile
 
@@ -49,6 +51,7 @@ class HoleFrames:
 
 @cache
 def hole_frames() -> HoleFrames:
+    import numpy as np
     hands = starting_hands()
     rep = {frozenset(h.cards): i for i, h in enumerate(hands)}
     maps = [np.array([(c >> 2) * 4 + perm[c & 3] for c in range(52)], dtype=np.int64) for perm in permutations(range(4))]
@@ -67,6 +70,7 @@ def hole_frames() -> HoleFrames:
 
 
 def strategy_from_run(run: KernelRun) -> Strategy:
+    import numpy as np
     across = np.array([int(r.across_choice) for r in run.results], dtype=np.int64)
     down = np.zeros((len(run.hands), 2, N_PAIRS), dtype=np.int8)
     for i, (hand, result) in enumerate(zip(run.hands, run.results)):
@@ -79,6 +83,7 @@ def strategy_from_run(run: KernelRun) -> Strategy:
 
 def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy) -> Simulation:
     """Play `rounds` rounds under `strategy`."""
+    import numpy as np
     from rulegen.evaluator import strength_arrays
     from rulegen.math.mc_kernels import simulate as kernel
 
@@ -95,6 +100,7 @@ def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy) -> S
 
 
 def monte_carlo(criss_cross, ante, exact_ev: Fraction, rounds: int, seed: int, strategy: Strategy) -> MonteCarloResult:
+    import numpy as np
     simulation = simulate(criss_cross, ante, rounds, seed, strategy)
     nets = simulation.rounds.nets
     values = nets.astype(np.float64) / simulation.scale
