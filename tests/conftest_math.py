@@ -82,3 +82,7 @@ HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_
 ODD = Paytable.from_mapping({"royal_flush": 400, "straight_flush": 75, "four_of_a_kind": 30, "full_house": 9,
                              "flush": Fraction(13, 2), "straight": 4, "three_of_a_kind": 3, "two_pair": 2,
                              "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+# A table of thirds (scale 3) whose lowest paying hand is a pair of sixes, for the kernel comparisons.
+THIRDS = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 50, "four_of_a_kind": 25,
+                                "full_house": Fraction(22, 3), "flush": Fraction(20, 3), "straight": 4,
+                                "three_of_a_kind": 3, "two_pair": Fraction(5, 3), "pair_sixes_or_better": 1})

@@ -123,6 +123,17 @@ OUTPUTS = {
 }
 
 
+
+def make_trusted_pki(pki_folder: Path, trust_folder: Path) -> dict[str, Path]:
+    """make_pki's files, and `trust_folder` holding the test CA as an agency's trust folder (RULEGEN_TRUST) would:
+    its path is files["trust_folder"]."""
+    import shutil
+
+    files = make_pki(pki_folder)
+    shutil.copy(files["ca"], trust_folder / "ca.pem")
+    files["trust_folder"] = trust_folder
+    return files
+
 def render(offering, manifest) -> bytes:
     from weasyprint import HTML
 

@@ -30,9 +30,7 @@ HOUSE = conftest_math.HOUSE
 # Odd tables: a half (scale 2), thirds with a flat step (scale 3, pay(6-10 pair) = pay(J+ pair)), an ante
 # table that pays more than even money, and a Criss Cross table that never loses below a pair.
 ODD = conftest_math.ODD
-THIRDS = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 50, "four_of_a_kind": 25,
-                                "full_house": Fraction(22, 3), "flush": Fraction(20, 3), "straight": 4,
-                                "three_of_a_kind": 3, "two_pair": Fraction(5, 3), "pair_sixes_or_better": 1})
+THIRDS = conftest_math.THIRDS
 RICH_ANTE = Paytable.from_mapping({"royal_flush": 100, "straight_flush": 20, "four_of_a_kind": 5, "flush": 2,
                                    "straight": 1, "two_pair": 1, "pair_jacks_or_better": 1,
                                    "pair_sixes_through_tens": "push"})

@@ -44,10 +44,7 @@ def variant(*, offering_id: str = ID, revision: int = 1, date: str = "2027-03-01
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory) -> dict:
-    files = factory.make_pki(tmp_path_factory.mktemp("pki"))
-    trusted = tmp_path_factory.mktemp("trusted")
-    shutil.copy(files["ca"], trusted / "ca.pem")
-    files["trust_folder"] = trusted
+    files = factory.make_trusted_pki(tmp_path_factory.mktemp("pki"), tmp_path_factory.mktemp("trusted"))
     files["second"] = factory.make_identity(tmp_path_factory.mktemp("second"), files, "Ana Lima", "Other Casino",
                                             serial=50)
     return files

@@ -30,18 +30,14 @@ from tests.filing_factory import (  # noqa: E402
     _certificate,
     _name,
     build,
-    make_pki,
+    make_trusted_pki,
     render,
 )
 
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory) -> dict:
-    files = make_pki(tmp_path_factory.mktemp("pki"))
-    trusted = tmp_path_factory.mktemp("trusted")
-    shutil.copy(files["ca"], trusted / "ca.pem")
-    files["trust_folder"] = trusted
-    return files
+    return make_trusted_pki(tmp_path_factory.mktemp("pki"), tmp_path_factory.mktemp("trusted"))
 
 
 @pytest.fixture(autouse=True)

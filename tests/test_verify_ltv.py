@@ -31,11 +31,7 @@ PASSPHRASE = factory.PASSPHRASE
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory) -> dict:
-    files = factory.make_pki(tmp_path_factory.mktemp("pki"))
-    trusted = tmp_path_factory.mktemp("trusted")
-    shutil.copy(files["ca"], trusted / "ca.pem")
-    files["trust_folder"] = trusted
-    return files
+    return factory.make_trusted_pki(tmp_path_factory.mktemp("pki"), tmp_path_factory.mktemp("trusted"))
 
 
 @pytest.fixture(autouse=True)

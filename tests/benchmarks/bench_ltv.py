@@ -12,7 +12,6 @@ Run: PYTHONPATH=. .venv/bin/python tests/benchmarks/bench_ltv.py [--repeat 7]
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import shutil
 import statistics
 import sys
@@ -24,12 +23,13 @@ TESTS = Path(__file__).resolve().parent.parent
 
 
 def _load(name: str):
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, TESTS / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    """A helper module of the tests (tests/<name>.py), imported as the test suite imports it."""
+    import importlib
+
+    root = str(TESTS.parent)
+    if root not in sys.path:
+        sys.path.append(root)  # after the installed package, which stays the one measured
+    return importlib.import_module(f"tests.{name}")
 
 
 def main() -> None:

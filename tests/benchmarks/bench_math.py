@@ -36,15 +36,9 @@ _mg.run_kernel = _mg.run_reference_kernel
 """
 
 WARM = """
-from fractions import Fraction
-from rulegen.game import STANDARD_RULES, Paytable
+from rulegen.game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
-HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 10,
-                               "flush": 8, "straight": 5, "three_of_a_kind": 3, "two_pair": 2,
-                               "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
-ODD = Paytable.from_mapping({"royal_flush": 400, "straight_flush": 75, "four_of_a_kind": 30, "full_house": 9,
-                             "flush": Fraction(13, 2), "straight": 4, "three_of_a_kind": 3, "two_pair": 2,
-                             "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
+from tests.conftest_math import HOUSE, ODD  # the tables the tests compare on
 analyse_main_game(STANDARD_RULES, use_cache=False, monte_carlo_rounds=0)
 seconds, cpu = [], []
 for table in (HOUSE, ODD):
@@ -55,16 +49,10 @@ out["seconds"] = statistics.median(seconds); out["cpu"] = statistics.median(cpu)
 """
 
 COMPARE = """
-from fractions import Fraction
 import numpy as np
-from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS, Paytable
+from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS
 from rulegen.math import main_game as mg
-HOUSE = Paytable.from_mapping({"royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 10,
-                               "flush": 8, "straight": 5, "three_of_a_kind": 3, "two_pair": 2,
-                               "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
-THIRDS = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 50, "four_of_a_kind": 25,
-                                "full_house": Fraction(22, 3), "flush": Fraction(20, 3), "straight": 4,
-                                "three_of_a_kind": 3, "two_pair": Fraction(5, 3), "pair_sixes_or_better": 1})
+from tests.conftest_math import HOUSE, THIRDS  # the tables the tests compare on
 fast_kernel = mg.run_kernel
 checked = []
 for name, table in (("standard", STANDARD_CRISS_CROSS), ("HOUSE", HOUSE), ("thirds", THIRDS)):
