@@ -82,11 +82,12 @@ def numba_kernels_compiled_once(tmp_path_factory, math_cache):
             handle.close()
             continue
         taken.append(name)
-        if not (folder / f"{name}.done").exists():
-            warm()
-            (folder / f"{name}.done").touch()
-        fcntl.flock(handle, fcntl.LOCK_UN)
-        handle.close()
+        try:  # released even when compiling fails, so the other worker fails on its own rather than waiting
+            if not (folder / f"{name}.done").exists():
+                warm()
+                (folder / f"{name}.done").touch()
+        finally:
+            handle.close()  # closing the file releases its lock
     for name, _warm in jobs:
         if name not in taken:
             with open(folder / f"{name}.lock", "a+") as handle:

@@ -128,3 +128,23 @@ def test_every_citation_in_the_jurisdiction_data_names_clauses_of_the_text(code)
         except clauses.InventoryError as exc:
             wrong.append(f"{where}: {exc}")
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("form, words", [
+    ("{labels: [{pattern: '(', write: x}]}", "citation_form.labels:"),
+    ("{labels: [{pattern: x}]}", "{pattern, write} strings"),
+    ("{section_starts: [1]}", "section_starts is a list of strings"),
+    ("{tail: true}", "citation_form takes only"),
+])
+def test_a_citation_form_that_cannot_be_read_is_refused_at_load(tmp_path, monkeypatch, form, words):
+    """An inventory in a data folder whose citation_form is malformed is an InventoryError naming the file."""
+    folder = tmp_path / "jurisdictions" / "clauses"
+    folder.mkdir(parents=True)
+    path = folder / "pa.yaml"
+    path.write_text(f"code: PA\nsource: x.txt\ncitation_prefix: 'P '\ncitation_form: {form}\n"
+                    "clauses:\n  - {id: '1', summary: One.}\n", encoding="utf-8")
+    monkeypatch.setenv("RULEGEN_DATA_PATH", str(tmp_path))
+    assert clauses.inventory_path("PA") == path
+    with pytest.raises(clauses.InventoryError, match=re.escape(words)) as raised:
+        clauses.load("PA")
+    assert str(path) in str(raised.value)

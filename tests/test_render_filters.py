@@ -47,3 +47,10 @@ def test_bar_chart_axis_labels_never_overlap():
     assert all(b - a >= 16 for a, b in zip(xs, xs[1:])), xs
     few = str(svg.bar_chart([("a", 1.0), ("b", 2.0)], title="t", value_labels=["1", "2"]))
     assert re.findall(r'fill="#111">([ab])</text>', few) == ["a", "b"]
+
+
+def test_small_counts_in_words_and_bet_multiples():
+    assert [filters.number_word(n) for n in (1, 3, 10)] == ["one", "three", "ten"]
+    assert filters.number_word(12) == "12" and filters.number_word(1000) == "1,000"  # past ten, numerals
+    assert filters.multiples({"minimum": 1, "maximum": 3}) == "one to three times"
+    assert filters.multiples({"minimum": 2, "maximum": 2}) == "two times"
