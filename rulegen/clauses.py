@@ -26,8 +26,7 @@ CONDITION_KEYS = ("dealing", "shuffling", "decks", "five_card_bonus", "six_card_
                   "automation")
 
 DEALING_WORDS = vocabulary.DEALING_WORDS
-SHUFFLING_WORDS = {"manual": "by hand", "automated": "by an automated shuffler that does not count the cards",
-                   "automated-counting": "by an automated shuffler that counts the cards after each shuffle"}
+SHUFFLING_WORDS = vocabulary.SHUFFLING_WORDS  # one wording of each way of shuffling, everywhere
 BONUS_SPIN_WORDS = {kind: f"the {name} wager" for kind, name in vocabulary.BONUS_SPIN_KINDS.items()}
 TOP_PRIZE_WORDS = vocabulary.TOP_PRIZE_WORDS
 
@@ -139,11 +138,7 @@ class Inventory:
 
     def not_applying(self, clause_id: str, config: OfferingConfig) -> str | None:
         """None when the clause applies to an offering of this configuration, else the reason it does not."""
-        for key, allowed in self.conditions(clause_id).items():
-            reason = _unmet(key, allowed, config)
-            if reason:
-                return reason
-        return None
+        return unmet(self.conditions(clause_id), config)
 
     def expand(self, ids: Iterable[str]) -> set[str]:
         """Clause ids named by a rule: `X` is the clause itself, `X*` the clause and everything under it."""
@@ -248,6 +243,17 @@ class Inventory:
         return found
 
 
+def unmet(when: Mapping[str, Any], config: OfferingConfig) -> str | None:
+    """None when an offering of this configuration meets every condition of `when` (a clause's, a reading's or a
+    note's), else the reason it does not: one condition decides both whether a text is printed and what the
+    Concordance says of it, so the two cannot disagree."""
+    for key, allowed in when.items():
+        reason = _unmet(key, allowed, config)
+        if reason:
+            return reason
+    return None
+
+
 def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
     if key == "dealing":
         if config.dealing not in allowed:
@@ -274,7 +280,8 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
     elif key == "bonus_spin":
         if config.bonus_spin not in allowed:
             offered = BONUS_SPIN_WORDS.get(config.bonus_spin or "", "no Bonus Spin wager")
-            return f"applies only where {' or '.join(BONUS_SPIN_WORDS[a] for a in allowed)} is offered; this table offers {offered}"
+            wanted = " or ".join(BONUS_SPIN_WORDS.get(a, "no Bonus Spin wager") for a in allowed)  # null: none
+            return f"applies only where {wanted} is offered; this table offers {offered}"
     elif key == "bonus_spin_paytable":
         if config.bonus_spin_paytable not in allowed:
             return (f"governs Bonus Spin paytable {' or '.join(allowed)}; this table uses paytable "

@@ -18,12 +18,12 @@ table against the authorized ones before an offering is known to be valid.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from rulegen import game
+from rulegen import clauses, game
 from rulegen.errors import InputError
 from rulegen.jurisdiction import Cited, Jurisdiction, jurisdiction_for
 from rulegen.offering import Offering
@@ -247,7 +247,45 @@ def resolve(offering: Offering) -> ResolvedOffering:
                          "run rulegen validate on it") from None
 
 
+def clause_config(offering: ResolvedOffering) -> clauses.OfferingConfig:
+    """The choices of the resolved offering that decide which clauses, readings and notes of its text apply."""
+    spin = offering.bonus_spin
+    wager = spin.wager if spin is not None else None
+    return clauses.OfferingConfig(
+        dealing=offering.cards.dealing,
+        shuffling=offering.cards.shuffling,
+        decks=offering.cards.decks,
+        five_card_bonus=offering.five_card_bonus is not None,
+        six_card_bonus=offering.six_card_bonus is not None,
+        bonus_spin=spin.kind if spin else None,
+        bonus_spin_paytable=spin.paytable if spin else None,
+        bonus_spin_wager=int(wager) if wager is not None and wager == wager.to_integral_value() else None,
+        community_pay=str(spin.community_pay) if spin and spin.community_pay is not None else None,
+        top_prize=spin.top_prize.kind if spin else None,
+        payout_limit=offering.payout_limit.amount is not None,
+    )
+
+
+def _offered(wagers: tuple[str, ...], offered: set[str]) -> tuple[str, ...]:
+    """The wagers of a jurisdiction's list that this table offers: a payout limit covers, and the maximum win
+    counts, only wagers that can be placed here."""
+    return tuple(wager for wager in wagers if wager in offered)
+
+
 def _resolve(offering: Offering) -> ResolvedOffering:
+    resolved = _resolve_choices(offering)
+    config = clause_config(resolved)
+    notes = settlement_notes(resolved.jurisdiction, config)
+    offered = {"ante_across", "ante_down", "across", "down", "middle"}
+    offered |= {name for name, wager in (("five_card_bonus", resolved.five_card_bonus),
+                                         ("six_card_bonus", resolved.six_card_bonus),
+                                         ("bonus_spin", resolved.bonus_spin)) if wager is not None}
+    limit = replace(resolved.payout_limit, covers=_offered(resolved.payout_limit.covers, offered),
+                    counted_in_max_win=_offered(resolved.payout_limit.counted_in_max_win, offered))
+    return replace(resolved, notes=notes, payout_limit=limit)
+
+
+def _resolve_choices(offering: Offering) -> ResolvedOffering:
     data = offering.data
     jurisdiction = jurisdiction_for(data)
     head = data["offering"]
@@ -288,13 +326,15 @@ def _resolve(offering: Offering) -> ResolvedOffering:
         signoffs=tuple(SignOff(role=str(entry.get("role")), name=_text(entry.get("name")),
                                title=_text(entry.get("title")), date=_text(entry.get("date")))
                        for entry in data.get("signoff") or [] if isinstance(entry, dict)),
-        notes=settlement_notes(jurisdiction),
+        notes=(),
     )
 
 
-def settlement_notes(jurisdiction: Jurisdiction) -> tuple[str, ...]:
+def settlement_notes(jurisdiction: Jurisdiction, config: clauses.OfferingConfig) -> tuple[str, ...]:
+    """The readings a settlement carries, of those whose `when` this table meets."""
     return tuple(entry["reading"] for entry in jurisdiction.readings()
-                 if entry.get("key") in SETTLEMENT_READINGS and entry.get("reading"))
+                 if entry.get("key") in SETTLEMENT_READINGS and entry.get("reading")
+                 and clauses.unmet(entry.get("when") or {}, config) is None)
 
 
 def resolved_paytable(jurisdiction: Jurisdiction, kind: str, choice) -> ResolvedPaytable:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from rulegen.game import BONUS_SPIN_PAYMENT_READING, GameRules
+from rulegen.game import GameRules
 from rulegen.math.bonus import FIVE_CARD_BOARDS, SIX_CARD_SETS, five_card_bonus, six_card_bonus
 from rulegen.math.deals import TOTAL_DEALS
 from rulegen.math.main_game import analyse_main_game
@@ -105,6 +105,6 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
         max_win=max_win,
         payout_cap=payout_cap_section(analysis, rules.payout_limit, ante_minimum, ante_maximum),
         paytables=analysis.paytables,
-        notes=tuple(notes + ([BONUS_SPIN_PAYMENT_READING] if spin is not None else [])),
+        notes=tuple(notes),
         verification=verification_checks(analysis, five, six),
     )

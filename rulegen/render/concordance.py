@@ -132,10 +132,12 @@ def unaccounted(inventory: Inventory, config: OfferingConfig, html: str) -> list
     return [row.clause_id for row in rows(inventory, config, html) if row.status == "unaccounted"]
 
 
-def read(inventory: Inventory, found: list[Row], readings: Iterable[Mapping[str, object]]) -> set[str]:
+def read(inventory: Inventory, found: list[Row], readings: Iterable[Mapping[str, object] | None]) -> set[str]:
     """The rows (by clause id) on whose clauses one of the jurisdiction's readings rests."""
     interpreted: set[str] = set()
     for entry in readings:
+        if entry is None:  # a reading this table does not print
+            continue
         citation = entry.get("citation")
         if not isinstance(citation, str):
             continue

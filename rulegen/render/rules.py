@@ -51,7 +51,7 @@ class JurisdictionView(TypedDict):
     submission_term: str
     rules: dict[str, CitedView | None]
     wagers: dict[str, CitedView | None]
-    readings: dict[str, dict[str, Any]]
+    readings: dict[str, dict[str, Any] | None]
     quirks: list[Any]
     house_limits: dict[str, Any]
     sections: list[dict[str, Any]]
@@ -170,7 +170,7 @@ def payout_limit(offering: ResolvedOffering, results: MathReport) -> PayoutLimit
         "rule": rule,
         "base": base,
         "covers": covers,
-        "covers_names": [tables.WAGER_NAMES.get(w, w) for w in (covers["value"] if covers else [])],
+        "covers_names": [tables.WAGER_NAMES.get(w, w) for w in offering.payout_limit.covers],
         "display": offering.table.payout_limit_display,
         "display_rule": display,
         "max_win": max_win.amount,
@@ -251,30 +251,26 @@ class ClauseNames:
 
 def clause_config(offering: ResolvedOffering) -> clauses.OfferingConfig:
     """The choices of the resolved offering that decide which clauses of the text apply."""
-    spin = offering.bonus_spin
-    wager = spin.wager if spin is not None else None
-    return clauses.OfferingConfig(
-        dealing=offering.cards.dealing,
-        shuffling=offering.cards.shuffling,
-        decks=offering.cards.decks,
-        five_card_bonus=offering.five_card_bonus is not None,
-        six_card_bonus=offering.six_card_bonus is not None,
-        bonus_spin=spin.kind if spin else None,
-        bonus_spin_paytable=spin.paytable if spin else None,
-        bonus_spin_wager=int(wager) if wager is not None and wager == wager.to_integral_value() else None,
-        community_pay=str(spin.community_pay) if spin and spin.community_pay is not None else None,
-        top_prize=spin.top_prize.kind if spin else None,
-        payout_limit=offering.payout_limit.amount is not None,
-    )
+    from rulegen.resolved import clause_config as config_of
+
+    return config_of(offering)
+
+
+def for_this_table(j: JurisdictionView, config: clauses.OfferingConfig) -> JurisdictionView:
+    """The view with only the readings and notes on the text whose `when` this table meets: a reading about a
+    wager, a device or a table the offering does not have is not printed (a reading left out reads as None)."""
+    return {**j, "readings": {key: entry if entry is not None and clauses.unmet(entry.get("when") or {}, config) is None
+                              else None for key, entry in j["readings"].items()},
+            "quirks": [entry for entry in j["quirks"] if clauses.unmet(entry.get("when") or {}, config) is None]}
 
 
 def rules_context(offering: ResolvedOffering, results: MathReport, *, draft: Draft, signer: str | None = None,
                   changes: dict[str, Any] | None = None) -> RulesContext:
     """`offering` is the resolved offering (`rulegen.resolved.ResolvedOffering`)."""
     jurisdiction = offering.jurisdiction
-    j = jurisdiction_view(jurisdiction)
     inventory = clauses.load(jurisdiction.code) if clauses.available(jurisdiction.code) else None
     config = clause_config(offering)
+    j = for_this_table(jurisdiction_view(jurisdiction), config)
     paytables = tables.offering_paytables(offering)
     spin = tables.bonus_spin(offering)
     five, six = offering.five_card_bonus, offering.six_card_bonus
