@@ -78,9 +78,9 @@ DEALING_WORDS: dict[str, str] = {
 }
 
 SHUFFLING_WORDS: dict[str, str] = {
-    "manual": "by hand (manual shuffle), then cut",
-    "automated": "with an automated card shuffling device",
-    "automated-counting": "with an automated card shuffling device that counts the 52 cards after each shuffle",
+    "manual": "by hand",
+    "automated": "with an automated card shuffling device that does not count the cards",
+    "automated-counting": "with an automated card shuffling device that counts the cards after each shuffle",
 }
 
 DISPLAY_WORDS: dict[str, str] = {"layout": "inscribed on the layout", "sign": "posted on a sign at each table"}

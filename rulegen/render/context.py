@@ -36,7 +36,7 @@ class Draft:
             return "Final: every sign-off role is given and the build was made final."
         if self.missing_roles:
             return "DRAFT: the sign-off of " + ", ".join(self.missing_roles) + " is missing."
-        return "DRAFT: every sign-off is given, but the build was not made final (--final)."
+        return "DRAFT: every sign-off is given, but the submission has not yet been issued as final."
 
 
 class SignoffRow(TypedDict):

@@ -116,7 +116,7 @@ def sign_size(name: str) -> SignSize:
 # --- type and columns --------------------------------------------------------------------------------------------
 
 # Point sizes on a letter sign; every other sheet multiplies them by its scale.
-BASE_TYPE = {"body": 14, "small": 10, "h1": 28, "h2": 16, "operator": 15, "limits": 17, "draft": 150}
+BASE_TYPE = {"body": 14, "small": 10, "h1": 28, "h2": 16, "operator": 15, "limits": 17, "draft": 110}
 LETTER_COLUMN_IN = Decimal("3.65")  # the width of one of a letter sign's two columns
 MARGIN_IN = Decimal("0.45")
 COLUMN_GAP_IN = Decimal("0.3")

@@ -61,6 +61,7 @@ class TopPrizeView(TypedDict):
     initial: Decimal | None
     reset: Decimal | None
     rate_of_progression_percent: Decimal | None
+    description: str | None
 
 
 class BonusSpinView(TypedDict):
@@ -152,7 +153,7 @@ def bonus_spin(offering: ResolvedOffering) -> BonusSpinView | None:
         "note": spin.note,
         "community_citation": spin.community_citation,
         "top_prize": {"kind": top.kind, "initial": top.initial, "reset": top.reset,
-                      "rate_of_progression_percent": top.rate_of_progression_percent},
+                      "rate_of_progression_percent": top.rate_of_progression_percent, "description": top.description},
         "segments": segments,
         "weighted": spin.weighted,
         "has_community": spin.has_community,
