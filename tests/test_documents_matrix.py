@@ -1,0 +1,84 @@
+"""Every configuration of the matrix (tests/configurations.py) read as a regulator reads it (tests/doccheck.py).
+
+The HTML of the rules, the sign and the appendix of every configuration is checked here; the PDFs of a covering
+subset too (one configuration of each jurisdiction, each dealing method and each shuffling among them). The whole
+matrix's PDFs are checked by the benchmark (tests/benchmarks/bench_documents_matrix.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulegen.build import math_results
+from rulegen.render import documents
+from rulegen.render.appendix import render_appendix_html
+from rulegen.render.context import draft_status
+from rulegen.render.signage import render_signage_html
+from rulegen.resolved import resolve
+from rulegen.validate import validate_file
+from tests.configurations import Configuration, configurations
+from tests.doccheck import Config, check_html, concordance_order, text_outside_page
+
+MATRIX = list(configurations())
+# One configuration of each jurisdiction whose PDFs the fast suite reads, chosen so that every dealing method and
+# every way of shuffling is among them.
+PDF_SUBSET = {"md-fixed-a-manual-shuffle", "nj-t4-fixed", "pa-no-fcb-no-limit", "house-no-six", "md-prog-b-autoshoe"}
+
+
+def built(configuration: Configuration, folder: Path):
+    path = configuration.write(folder)
+    report = validate_file(path, path.name)
+    errors = [finding.format() for finding in report.findings if finding.level == "error"]
+    assert not errors, f"{configuration.name} does not validate:\n" + "\n".join(errors)
+    offering = resolve(report.offering)
+    return offering, math_results(offering), draft_status(offering, False)
+
+
+def test_the_matrix_covers_every_dealing_shuffling_and_deck_count():
+    seen = {(c.data["cards"]["dealing"], c.data["cards"]["shuffling"], c.data["cards"]["decks"]) for c in MATRIX}
+    assert {dealing for dealing, _, _ in seen} == {"manual-shoe", "hand", "automated-shoe"}
+    assert {shuffling for _, shuffling, _ in seen} == {"manual", "automated", "automated-counting"}
+    assert {decks for _, _, decks in seen} == {1, 2}
+    kinds = {(c.data.get("bonus_spin") or {}).get("top_prize", {}).get("kind") for c in MATRIX}
+    assert kinds == {None, "progressive", "fixed", "merchandise"}
+    assert {c.jurisdiction for c in MATRIX if "five_card_bonus" not in c.data} == {"MD", "NJ", "PA", "HOUSE"} - {"NJ"}
+    assert {c.jurisdiction for c in MATRIX if "payout_limit" not in c.data} == {"MD", "PA"}
+
+
+@pytest.mark.parametrize("configuration", MATRIX, ids=[c.name for c in MATRIX])
+def test_documents_say_only_what_is_true_for_the_table(configuration: Configuration, tmp_path: Path):
+    offering, results, draft = built(configuration, tmp_path)
+    config = Config.of(configuration.data)
+    rules = documents.rules_html(offering, results, draft=draft)
+    problems = check_html("rules.html", rules, config)
+    problems += check_html("signage.html", render_signage_html(offering, draft=draft), config)
+    problems += check_html("appendix.html", render_appendix_html(offering, results, draft=draft), config)
+    problems += concordance_order(rules, config.jurisdiction)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", sorted(PDF_SUBSET))
+def test_no_text_outside_the_page(name: str, tmp_path: Path):
+    configuration = next(c for c in MATRIX if c.name == name)
+    offering, results, draft = built(configuration, tmp_path)
+    rules = documents.rules_html(offering, results, draft=draft)
+    problems = text_outside_page("rules.pdf", documents.rules_pdf(offering, rules, []))
+    problems += text_outside_page("signage.pdf", documents.signage_pdf(offering, draft=draft))
+    problems += text_outside_page("math-appendix.pdf", documents.appendix_pdf(offering, results, draft=draft))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_check_finds_what_it_looks_for():
+    """Each check fails on a document that has its defect (so a passing matrix means something)."""
+    config = Config.of(next(c for c in MATRIX if c.name == "md-fixed-a-manual-shuffle").data)
+    bad = ('<p class="rule">The dealer, or the shuffler, puts the deck in the shoe; once won, the prize is offered '
+           'again at —. New Jersey reads it so. Settled by rulegen\'s settlement code for the Progressivewager.</p>')
+    found = "\n".join(check_html("rules.html", bad, config))
+    for expected in ("a shuffler", "another jurisdiction", "placeholder", "tool vocabulary"):
+        assert expected in found, expected
+    listed = '<p class="rule not-applicable">This chapter governs a shuffler; this table has none.</p>'
+    assert check_html("rules.html", listed, config) == []
+    order = ('<tr data-concordance="Chapter 5 §D"></tr><tr data-concordance="Chapter 5 §A"></tr>')
+    assert concordance_order(order, "MD")
