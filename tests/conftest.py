@@ -32,6 +32,21 @@ def math_cache(tmp_path_factory):
         os.environ["RULEGEN_CACHE_DIR"] = previous
 
 
+@pytest.fixture(scope="session")
+def regulations() -> Path:
+    """The folder of the source regulation texts (tests/regulation_labels.py finds it: RULEGEN_REGULATIONS, else
+    ../shared/regulations beside the repository). A test that reads the texts asks for this fixture: where they
+    are missing it is skipped with the reason, or fails when RULEGEN_REQUIRE_REGULATIONS=1 (CI sets it)."""
+    from tests import regulation_labels
+
+    folder, reason = regulation_labels.locate()
+    if folder is None:
+        if os.environ.get(regulation_labels.REQUIRE_ENV) == "1":
+            pytest.fail(f"{reason}, and {regulation_labels.REQUIRE_ENV}=1", pytrace=False)
+        pytest.skip(reason)
+    return folder
+
+
 def _warm_main_game():
     from rulegen.game import STANDARD_RULES
     from rulegen.math.main_game import analyse_main_game

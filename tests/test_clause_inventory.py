@@ -17,7 +17,7 @@ CODES = ("MD", "NJ", "PA", "HOUSE")
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_every_clause_label_of_the_text_is_in_the_inventory(code):
+def test_every_clause_label_of_the_text_is_in_the_inventory(code, regulations):
     found = regulation_labels.READERS[code]()
     inventory = clauses.load(code)
     listed = [c.id for c in inventory.clauses]
@@ -29,7 +29,7 @@ def test_every_clause_label_of_the_text_is_in_the_inventory(code):
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_each_clause_sits_under_the_clause_the_text_puts_it_under(code):
+def test_each_clause_sits_under_the_clause_the_text_puts_it_under(code, regulations):
     inventory = clauses.load(code)
     for ident, parent, _text in regulation_labels.READERS[code]():
         assert inventory.clause(ident).parent == parent, ident
@@ -40,10 +40,10 @@ def _words(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_summaries_are_in_our_own_words(code):
+def test_summaries_are_in_our_own_words(code, regulations):
     """No summary repeats eight consecutive words of its source text."""
     inventory = clauses.load(code)
-    source = " ".join(_words((regulation_labels.TEXTS / inventory.source).read_text(encoding="utf-8")))
+    source = " ".join(_words((regulations / inventory.source).read_text(encoding="utf-8")))
     copied = []
     for clause in inventory.clauses:
         words = _words(clause.summary)
@@ -54,7 +54,7 @@ def test_summaries_are_in_our_own_words(code):
     assert not copied, f"{code}: summaries copying the text: {copied}"
 
 
-def test_the_readers_see_the_shape_of_each_text():
+def test_the_readers_see_the_shape_of_each_text(regulations):
     """Known facts about the texts, so a reader that silently stops finding labels fails here, not later."""
     md = [i for i, _p, _t in regulation_labels.maryland()]
     assert [i for i in md if re.fullmatch(r"Chapter \d+", i)] == [f"Chapter {n}" for n in range(1, 14)]
