@@ -157,11 +157,12 @@ class TimestampAuthority:
     def revoke(self, serial: int, when: dt.datetime | None = None) -> None:
         self.revoked[serial] = when or dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1)
 
-    def crl(self) -> bytes:
+    def crl(self, issued: dt.datetime | None = None) -> bytes:
+        """The CA's CRL, issued now (its last update five minutes before), or at the time `issued` names."""
         from cryptography import x509
         from cryptography.hazmat.primitives import hashes, serialization
 
-        now = dt.datetime.now(dt.timezone.utc)
+        now = issued or dt.datetime.now(dt.timezone.utc)
         builder = (x509.CertificateRevocationListBuilder().issuer_name(self.ca_cert.subject)
                    .last_update(now - dt.timedelta(minutes=5)).next_update(now + dt.timedelta(days=7))
                    .add_extension(x509.CRLNumber(int(now.timestamp())), critical=False)
