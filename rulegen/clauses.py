@@ -263,10 +263,12 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
                 need = "a shuffler that counts the cards after each shuffle"
             else:
                 need = "an automated shuffler"
-            return f"applies only with {need}; this table's cards are shuffled {SHUFFLING_WORDS.get(config.shuffling or '', 'otherwise')}"
+            shuffled = SHUFFLING_WORDS.get(config.shuffling or "", "otherwise")
+            return f"applies only with {need}; this table's cards are shuffled {shuffled}"
     elif key == "decks":
         if config.decks not in allowed:
-            return f"applies only with two decks; this table uses {'one deck' if config.decks == 1 else 'another number'}"
+            uses = "one deck" if config.decks == 1 else "another number"
+            return f"applies only with two decks; this table uses {uses}"
     elif key in ("five_card_bonus", "six_card_bonus"):
         name = vocabulary.WAGER_NAMES[key]
         if bool(getattr(config, key)) != bool(allowed):
@@ -274,7 +276,8 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
     elif key == "bonus_spin":
         if config.bonus_spin not in allowed:
             offered = BONUS_SPIN_WORDS.get(config.bonus_spin or "", "no Bonus Spin wager")
-            return f"applies only where {' or '.join(BONUS_SPIN_WORDS[a] for a in allowed)} is offered; this table offers {offered}"
+            wanted = " or ".join(BONUS_SPIN_WORDS[a] for a in allowed)
+            return f"applies only where {wanted} is offered; this table offers {offered}"
     elif key == "bonus_spin_paytable":
         if config.bonus_spin_paytable not in allowed:
             return (f"governs Bonus Spin paytable {' or '.join(allowed)}; this table uses paytable "

@@ -12,7 +12,8 @@ import pytest
 def math_cache(tmp_path_factory):
     """One math cache folder for the whole session, used by every test (autouse), so each paytable's exact
     analysis runs once per run (the parallel workers share it: an entry is written to a temporary file and
-    moved into place, so a worker reads a whole entry or none); a test about the cache itself points RULEGEN_CACHE_DIR elsewhere.
+    moved into place, so a worker reads a whole entry or none); a test about the cache itself points
+    RULEGEN_CACHE_DIR elsewhere.
 
     RULEGEN_TEST_CACHE_DIR names a folder to keep between runs while developing; CI leaves it unset, so each
     CI run computes every analysis once from nothing.

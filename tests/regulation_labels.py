@@ -3,7 +3,8 @@
 The texts are read where the project keeps them, `../shared/regulations/` beside the repository (CI has it
 there too), or in the folder `RULEGEN_REGULATIONS` names; they are not copied into the repository, so an
 amended text is compared as it is now. Where neither is found the tests that need them are skipped with the
-reason (the `regulations` fixture of tests/conftest.py), unless RULEGEN_REQUIRE_REGULATIONS=1 (CI), where they fail.
+reason (the `regulations` fixture of tests/conftest.py), unless RULEGEN_REQUIRE_REGULATIONS=1 (CI), where they
+fail.
 
 Each reader walks one text line by line and returns its clauses in the text's order as (id, parent, text),
 where `id` is the clause's pinpoint label in the jurisdiction's citation form without the common prefix
@@ -54,7 +55,8 @@ def _clean(line: str) -> str:
 
 # ---------------------------------------------------------------- Maryland ------------------------------------
 
-_MD_PAGE_HEADER = re.compile(r"^\**(Maryland State Lottery and Gaming Control Agency|Standard Rules – Criss Cross Poker)\**$")
+_MD_PAGE_HEADER = re.compile(
+    r"^\**(Maryland State Lottery and Gaming Control Agency|Standard Rules – Criss Cross Poker)\**$")
 
 
 def maryland(path: Path | None = None) -> list[tuple[str, str | None, str]]:

@@ -63,7 +63,8 @@ def test_the_readers_see_the_shape_of_each_text(regulations):
     assert "Chapter 2 §B(6)(2)" in md and "Chapter 12 §D(6)(b)(iv)" in md and "Chapter 12 §E(22)(h)" in md
     assert "Chapter 12 §D(1)(i)" in md and "Chapter 12 §D(11)(iii)" in md   # a letter (i), and a roman (i)
     nj = [i for i, _p, _t in regulation_labels.new_jersey()]
-    assert [i for i in nj if "(" not in i and " " not in i] == ["13:69E-1.13Z"] + [f"13:69F-40.{n}" for n in range(1, 13)]
+    assert ([i for i in nj if "(" not in i and " " not in i]
+            == ["13:69E-1.13Z"] + [f"13:69F-40.{n}" for n in range(1, 13)])
     assert {"13:69E-1.13Z(a)1", "13:69F-40.5(c)1iv", "13:69F-40.8(a)", "13:69F-40.10(i)4", "13:69F-40.11(d)",
             "13:69F-40.11(c) Table 5", "13:69F-40.2 opening"} <= set(nj)
     assert "13:69F-40.11(e)" not in nj                               # "(b) through (e)" is a reference, not a clause
@@ -76,7 +77,8 @@ def test_the_readers_see_the_shape_of_each_text(regulations):
 @pytest.mark.parametrize("code", CODES)
 def test_citations_are_in_the_jurisdictions_form(code):
     forms = {"MD": r"MLGCA Criss Cross Poker Standard Rules, Chapter \d+( §[A-Z](\([0-9a-z]+\))*)?",
-             "NJ": r"N\.J\.A\.C\. 13:69(E-1\.13Z|F-40\.\d+)(\([a-z]\)(\d+(i{1,3}|iv)?)?)?( Table \d| \(opening paragraph\)| “[^”]+”)?",
+             "NJ": r"N\.J\.A\.C\. 13:69(E-1\.13Z|F-40\.\d+)(\([a-z]\)(\d+(i{1,3}|iv)?)?)?"
+                   r"( Table \d| \(opening paragraph\)| “[^”]+”)?",
              "PA": r"58 Pa\. Code § 674a\.\d+((\([a-z]\))(\(\d+\))?(\([ivx]+\))?| \(definition of [A-Za-z ]+\))?",
              "HOUSE": r"House rules, (" + "|".join(regulation_labels.HOUSE_HEADINGS) + ")"}
     for clause in clauses.load(code).clauses:
@@ -85,7 +87,8 @@ def test_citations_are_in_the_jurisdictions_form(code):
 
 def test_a_citation_resolves_to_the_clauses_it_names():
     md = clauses.load("MD")
-    assert md.ids_of_citation("MLGCA Criss Cross Poker Standard Rules, Chapter 6 §A, §B") == ["Chapter 6 §A", "Chapter 6 §B"]
+    assert (md.ids_of_citation("MLGCA Criss Cross Poker Standard Rules, Chapter 6 §A, §B")
+            == ["Chapter 6 §A", "Chapter 6 §B"])
     assert md.expand(["Chapter 12 §C*"]) == {"Chapter 12 §C"} | {f"Chapter 12 §C({n})" for n in range(1, 10)}
     with pytest.raises(clauses.InventoryError):
         md.ids_of_citation("MLGCA Criss Cross Poker Standard Rules, Chapter 2 §D")

@@ -29,7 +29,8 @@ def _revocation_extensions(builder: Any, base: str, *, crl: bool, ocsp: bool) ->
         point = x509.DistributionPoint([x509.UniformResourceIdentifier(f"{base}/crl")], None, None, None)
         builder = builder.add_extension(x509.CRLDistributionPoints([point]), critical=False)
     if ocsp:
-        access = x509.AccessDescription(AuthorityInformationAccessOID.OCSP, x509.UniformResourceIdentifier(f"{base}/ocsp"))
+        access = x509.AccessDescription(AuthorityInformationAccessOID.OCSP,
+                                        x509.UniformResourceIdentifier(f"{base}/ocsp"))
         builder = builder.add_extension(x509.AuthorityInformationAccess([access]), critical=False)
     return builder
 
