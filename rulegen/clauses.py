@@ -269,10 +269,12 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
                 need = "a shuffler that counts the cards after each shuffle"
             else:
                 need = "an automated shuffler"
-            return f"applies only with {need}; this table's cards are shuffled {SHUFFLING_WORDS.get(config.shuffling or '', 'otherwise')}"
+            shuffled = SHUFFLING_WORDS.get(config.shuffling or "", "otherwise")
+            return f"applies only with {need}; this table's cards are shuffled {shuffled}"
     elif key == "decks":
         if config.decks not in allowed:
-            return f"applies only with two decks; this table uses {'one deck' if config.decks == 1 else 'another number'}"
+            uses = "one deck" if config.decks == 1 else "another number"
+            return f"applies only with two decks; this table uses {uses}"
     elif key in ("five_card_bonus", "six_card_bonus"):
         name = vocabulary.WAGER_NAMES[key]
         if bool(getattr(config, key)) != bool(allowed):

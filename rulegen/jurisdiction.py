@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from functools import cache
 from typing import Any
 

@@ -33,12 +33,14 @@ if TYPE_CHECKING:
 MAX_BYTES = 1 << 20  # [offering format] a file of at most 1 MiB
 MAX_DEPTH = 32  # [offering format] nesting at most 32 deep
 MAX_STRING = 1000  # [offering format] strings at most 1,000 characters
-MAX_ENTRIES = 256  # [offering format] at most 256 keys in a mapping or items in a list (the largest real one: 64 wheel segments)
+# [offering format] at most 256 keys in a mapping or items in a list (the largest real one: 64 wheel segments)
+MAX_ENTRIES = 256
 MAX_SIGNIFICANT_DIGITS = 15  # [offering format] a number holds at most 15 significant digits ...
 MAX_MAGNITUDE_EXPONENT = 12  # ... and is below 10^12 ...
 MIN_MAGNITUDE_EXPONENT = -6  # ... and, unless zero, at least 0.000001: checked on the text before any arithmetic
 # YAML reads these as line breaks and editors do not: a finding's line number would point at the wrong line.
-_HIDDEN_LINE_BREAKS = {"\x85": "U+0085 next line", "\u2028": "U+2028 line separator", "\u2029": "U+2029 paragraph separator"}
+_HIDDEN_LINE_BREAKS = {"\x85": "U+0085 next line", "\u2028": "U+2028 line separator",
+                       "\u2029": "U+2029 paragraph separator"}
 FORMAT = "offering format"
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")

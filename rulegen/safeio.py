@@ -144,7 +144,8 @@ def read_inside(folder: str | os.PathLike, relative: str, limit: int) -> bytes:
     """The bytes of `folder/relative`, each step opened from the one before with no symbolic link anywhere."""
     parts = relative_parts(relative)
     try:
-        dir_fd = os.open(folder, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))  # the folder itself may be reached by a link
+        # the folder itself may be reached by a link
+        dir_fd = os.open(folder, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
         raise UnsafeFile(folder, f"the folder cannot be opened: {exc.strerror or exc}") from None
     try:

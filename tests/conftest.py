@@ -12,7 +12,8 @@ import pytest
 def math_cache(tmp_path_factory):
     """One math cache folder for the whole session, used by every test (autouse), so each paytable's exact
     analysis runs once per run (the parallel workers share it: an entry is written to a temporary file and
-    moved into place, so a worker reads a whole entry or none); a test about the cache itself points RULEGEN_CACHE_DIR elsewhere.
+    moved into place, so a worker reads a whole entry or none); a test about the cache itself points
+    RULEGEN_CACHE_DIR elsewhere.
 
     RULEGEN_TEST_CACHE_DIR names a folder to keep between runs while developing; CI leaves it unset, so each
     CI run computes every analysis once from nothing.
@@ -30,6 +31,21 @@ def math_cache(tmp_path_factory):
         os.environ.pop("RULEGEN_CACHE_DIR", None)
     else:
         os.environ["RULEGEN_CACHE_DIR"] = previous
+
+
+@pytest.fixture(scope="session")
+def regulations() -> Path:
+    """The folder of the source regulation texts (tests/regulation_labels.py finds it: RULEGEN_REGULATIONS, else
+    ../shared/regulations beside the repository). A test that reads the texts asks for this fixture: where they
+    are missing it is skipped with the reason, or fails when RULEGEN_REQUIRE_REGULATIONS=1 (CI sets it)."""
+    from tests import regulation_labels
+
+    folder, reason = regulation_labels.locate()
+    if folder is None:
+        if os.environ.get(regulation_labels.REQUIRE_ENV) == "1":
+            pytest.fail(f"{reason}, and {regulation_labels.REQUIRE_ENV}=1", pytrace=False)
+        pytest.skip(reason)
+    return folder
 
 
 def _warm_main_game():

@@ -161,8 +161,9 @@ def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering:
     if pki is not None:
         identity = identity or pki["signer"]
         signoffs.append({"role": "signature", "name": signer_name(identity, PASSPHRASE)})
-    manifest = build_manifest(offering=offering, jurisdiction_code=offering.data["offering"]["jurisdiction"], outputs=dict(OUTPUTS),
-                              options={"final": final, "sign": pki is not None}, findings=findings, signoffs=signoffs)
+    manifest = build_manifest(offering=offering, jurisdiction_code=offering.data["offering"]["jurisdiction"],
+                              outputs=dict(OUTPUTS), options={"final": final, "sign": pki is not None},
+                              findings=findings, signoffs=signoffs)
     if edit is not None:
         edit(manifest)
     pdf = render(offering, manifest)

@@ -5,20 +5,49 @@ The server binaries come from PATH or from Debian's /usr/lib/postgresql/<version
 package puts them there, not on PATH). PostgreSQL refuses to run as root; when the tests run as root (as CI
 does), initdb and the server run as the unprivileged `postgres` user the package creates (else `nobody`)
 through runuser, and the temporary folder is handed to that user.
+
+The server outlives nothing: `start` also starts a watchdog, a small process in its own session holding the read
+end of a pipe only this process writes to. When this process ends in any way (SIGKILL included) the pipe closes,
+or the watchdog sees its parent change, and it stops the server (`pg_ctl stop -m immediate`) and removes the
+folder. `stop`, also registered with atexit, does the same in order and dismisses the watchdog.
 """
 
 from __future__ import annotations
 
+import atexit
 import glob
+import json
 import os
 import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 REQUIRE_ENV = "RULEGEN_REQUIRE_POSTGRES"
+
+# The watchdog (run as `python -c WATCHDOG PARENT_PID JSON`): waits until its standard input closes or says
+# "done", or its parent is no longer PARENT_PID; unless told "done", runs the stop command, then removes the folder.
+WATCHDOG = """
+import json, os, select, shutil, subprocess, sys
+parent, job = int(sys.argv[1]), json.loads(sys.argv[2])
+told = b""
+while os.getppid() == parent:
+    ready, _, _ = select.select([0], [], [], 0.5)
+    if ready:
+        chunk = os.read(0, 64)
+        if not chunk:
+            break
+        told += chunk
+        if b"done" in told:
+            sys.exit(0)
+if os.path.exists(job["pid_file"]):
+    subprocess.run(job["stop"], cwd=job["folder"], stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+shutil.rmtree(job["folder"], ignore_errors=True)
+"""
 
 
 class PostgresUnavailable(RuntimeError):
@@ -67,22 +96,49 @@ class PostgresServer:
         self.data = self.folder / "data"
         self.port = _free_port()
         self.started = False
+        self.watchdog: subprocess.Popen[bytes] | None = None
 
-    def _run(self, *arguments: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    def _command(self, *arguments: object) -> list[str]:
         command = [str(a) for a in arguments]
-        if self.user is not None:
-            runner = shutil.which("runuser") or shutil.which("setpriv")
-            if runner is None:
-                raise PostgresUnavailable("running as root without runuser or setpriv to drop to an unprivileged user")
-            if runner.endswith("runuser"):
-                command = [runner, "-u", self.user, "--", *command]
-            else:
-                entry = pwd.getpwnam(self.user)
-                command = [runner, f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", *command]
-        return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, "LC_ALL": "C", "TZ": "UTC"}, cwd=str(self.folder))
+        if self.user is None:
+            return command
+        runner = shutil.which("runuser") or shutil.which("setpriv")
+        if runner is None:
+            raise PostgresUnavailable("running as root without runuser or setpriv to drop to an unprivileged user")
+        if runner.endswith("runuser"):
+            return [runner, "-u", self.user, "--", *command]
+        entry = pwd.getpwnam(self.user)
+        return [runner, f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", *command]
+
+    def _env(self) -> dict[str, str]:
+        return {**os.environ, "LC_ALL": "C", "TZ": "UTC"}
+
+    def _run(self, *arguments: object, timeout: float = 120) -> subprocess.CompletedProcess:
+        # Its own session: a signal meant for the test run's process group reaches the server only through the
+        # test run's own teardown or the watchdog.
+        return subprocess.run(self._command(*arguments), capture_output=True, text=True, timeout=timeout,
+                              env=self._env(), cwd=str(self.folder), start_new_session=True)
+
+    def _stop_command(self) -> list[str]:
+        return self._command(self.bin / "pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
+
+    def _start_watchdog(self) -> None:
+        job = {"stop": self._stop_command(), "folder": str(self.folder), "pid_file": str(self.data / "postmaster.pid")}
+        self.watchdog = subprocess.Popen([sys.executable, "-c", WATCHDOG, str(os.getpid()), json.dumps(job)],
+                                         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         env=self._env(), cwd="/", start_new_session=True)
 
     def start(self) -> "PostgresServer":
+        atexit.register(self.stop)
+        try:
+            self._start_watchdog()  # before initdb: a run killed while the server starts still leaves nothing
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self) -> None:
         if self.user is not None:
             entry = pwd.getpwnam(self.user)
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
@@ -95,10 +151,10 @@ class PostgresServer:
         started = self._run(self.bin / "pg_ctl", "-D", self.data, "-l", self.folder / "server.log", "-w", "-t", "60",
                             "-o", options, "start")
         if started.returncode:
-            log = (self.folder / "server.log").read_text(errors="replace") if (self.folder / "server.log").exists() else ""
+            log_file = self.folder / "server.log"
+            log = log_file.read_text(errors="replace") if log_file.exists() else ""
             raise PostgresUnavailable(f"pg_ctl start failed: {started.stderr.strip()} {log[-2000:]}")
         self.started = True
-        return self
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://rulegen@127.0.0.1:{self.port}/{database}"
@@ -115,9 +171,30 @@ class PostgresServer:
             connection.close()
         return self.url(name)
 
-    def stop(self) -> None:
+    def pid(self) -> int | None:
+        """The server's process id (postmaster.pid's first line), while it runs."""
         try:
-            if self.started:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def stop(self) -> None:
+        """Stops the server and removes its folder; a second call does nothing."""
+        atexit.unregister(self.stop)
+        try:
+            self.started = False
+            if (self.data / "postmaster.pid").exists():  # also a server whose start failed half-way
                 self._run(self.bin / "pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop", timeout=60)
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
+            watchdog, self.watchdog = self.watchdog, None
+            if watchdog is not None and watchdog.stdin is not None:
+                try:
+                    watchdog.stdin.write(b"done")
+                    watchdog.stdin.close()
+                except OSError:
+                    pass
+                try:
+                    watchdog.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    watchdog.kill()

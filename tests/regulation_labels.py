@@ -2,7 +2,9 @@
 
 The texts are read where the project keeps them, `../shared/regulations/` beside the repository (CI has it
 there too), or in the folder `RULEGEN_REGULATIONS` names; they are not copied into the repository, so an
-amended text is compared as it is now. A missing folder fails the tests that need it, never skips them.
+amended text is compared as it is now. Where neither is found the tests that need them are skipped with the
+reason (the `regulations` fixture of tests/conftest.py), unless RULEGEN_REQUIRE_REGULATIONS=1 (CI), where they
+fail.
 
 Each reader walks one text line by line and returns its clauses in the text's order as (id, parent, text),
 where `id` is the clause's pinpoint label in the jurisdiction's citation form without the common prefix
@@ -12,16 +14,36 @@ The inventory test compares these with `jurisdictions/clauses/<code>.yaml`.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
-import os
+FOLDER_ENV = "RULEGEN_REGULATIONS"
+REQUIRE_ENV = "RULEGEN_REQUIRE_REGULATIONS"
+BESIDE = Path(__file__).resolve().parent.parent.parent / "shared" / "regulations"  # ../shared/regulations
 
-TEXTS = Path(os.environ.get("RULEGEN_REGULATIONS")
-             or Path(__file__).resolve().parent.parent.parent / "shared" / "regulations")
-if not (TEXTS / "README.md").is_file():
-    raise FileNotFoundError(f"the source regulations are not at {TEXTS}: the shared folder stands beside the "
-                            "repository (../shared/regulations), or RULEGEN_REGULATIONS names it")
+
+def locate() -> tuple[Path | None, str]:
+    """The folder of the source texts, or None and the one-line reason it was not found.
+
+    `RULEGEN_REGULATIONS` names it, else it is `../shared/regulations` beside the repository; a folder counts
+    when it holds the texts' README.md.
+    """
+    named = os.environ.get(FOLDER_ENV)
+    folder = Path(named) if named else BESIDE
+    if (folder / "README.md").is_file():
+        return folder, ""
+    where = f"{FOLDER_ENV}={named}" if named else f"{BESIDE} (and {FOLDER_ENV} is unset)"
+    return None, f"the source regulation texts are not at {where}"
+
+
+def texts() -> Path:
+    folder, reason = locate()
+    if folder is None:
+        raise FileNotFoundError(reason)
+    return folder
+
+
 ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 
 
@@ -33,11 +55,12 @@ def _clean(line: str) -> str:
 
 # ---------------------------------------------------------------- Maryland ------------------------------------
 
-_MD_PAGE_HEADER = re.compile(r"^\**(Maryland State Lottery and Gaming Control Agency|Standard Rules – Criss Cross Poker)\**$")
+_MD_PAGE_HEADER = re.compile(
+    r"^\**(Maryland State Lottery and Gaming Control Agency|Standard Rules – Criss Cross Poker)\**$")
 
 
 def maryland(path: Path | None = None) -> list[tuple[str, str | None, str]]:
-    lines = (path or TEXTS / "md-standard-rules.txt").read_text(encoding="utf-8").splitlines()
+    lines = (path or texts() / "md-standard-rules.txt").read_text(encoding="utf-8").splitlines()
     found: list[tuple[str, str | None, str]] = []
     chapter = None
     section = None
@@ -97,7 +120,7 @@ def maryland(path: Path | None = None) -> list[tuple[str, str | None, str]]:
 # ---------------------------------------------------------------- New Jersey ----------------------------------
 
 def new_jersey(path: Path | None = None) -> list[tuple[str, str | None, str]]:
-    text = (path or TEXTS / "nj-njac-13-69f-40.txt").read_text(encoding="utf-8").replace("\\$", "$")
+    text = (path or texts() / "nj-njac-13-69f-40.txt").read_text(encoding="utf-8").replace("\\$", "$")
     # Section headings: "13:69E-1.13Z ..." and "13:69F-40.N Title", possibly mid-line after "- ".
     text = "\n".join(re.sub(r"^[-\s]*", "", line).strip() for line in text.splitlines())
     parts = re.split(r"(?m)^(13:69E-1\.13Z|13:69F-40\.\d+)\s*", text)
@@ -145,7 +168,7 @@ def new_jersey(path: Path | None = None) -> list[tuple[str, str | None, str]]:
 # ---------------------------------------------------------------- Pennsylvania --------------------------------
 
 def pennsylvania(path: Path | None = None) -> list[tuple[str, str | None, str]]:
-    lines = (path or TEXTS / "pa-58-pa-code-chapter-674a.txt").read_text(encoding="utf-8").splitlines()
+    lines = (path or texts() / "pa-58-pa-code-chapter-674a.txt").read_text(encoding="utf-8").splitlines()
     found: list[tuple[str, str | None, str]] = []
     section = None
     letter = number = None
@@ -194,7 +217,7 @@ HOUSE_HEADINGS = ("Equipment", "Game and Bonus wagers", "Pay Tables", "Dealing p
 
 
 def house(path: Path | None = None) -> list[tuple[str, str | None, str]]:
-    lines = (path or TEXTS / "house-rules-six-card-bonus.txt").read_text(encoding="utf-8").splitlines()
+    lines = (path or texts() / "house-rules-six-card-bonus.txt").read_text(encoding="utf-8").splitlines()
     found = []
     for index, raw in enumerate(lines):
         line = raw.strip().rstrip(":")

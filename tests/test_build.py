@@ -35,7 +35,7 @@ pytestmark = pytest.mark.usefixtures("math_cache")  # tests/conftest.py
 
 def page_texts(data: bytes) -> list[str]:
     """The text of each page, as PDFium (the engine of Chrome's PDF viewer) extracts it: twenty times faster
-    than pypdf on these documents, and a second reader beside the pypdf the product itself uses."""
+    than pypdf on these documents, and a reader apart from the pyHanko and pikepdf the product uses."""
     document = pypdfium2.PdfDocument(data)
     try:
         return [document[i].get_textpage().get_text_bounded() for i in range(len(document))]

@@ -17,7 +17,7 @@ CODES = ("MD", "NJ", "PA", "HOUSE")
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_every_clause_label_of_the_text_is_in_the_inventory(code):
+def test_every_clause_label_of_the_text_is_in_the_inventory(code, regulations):
     found = regulation_labels.READERS[code]()
     inventory = clauses.load(code)
     listed = [c.id for c in inventory.clauses]
@@ -29,7 +29,7 @@ def test_every_clause_label_of_the_text_is_in_the_inventory(code):
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_each_clause_sits_under_the_clause_the_text_puts_it_under(code):
+def test_each_clause_sits_under_the_clause_the_text_puts_it_under(code, regulations):
     inventory = clauses.load(code)
     for ident, parent, _text in regulation_labels.READERS[code]():
         assert inventory.clause(ident).parent == parent, ident
@@ -40,10 +40,10 @@ def _words(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_summaries_are_in_our_own_words(code):
+def test_summaries_are_in_our_own_words(code, regulations):
     """No summary repeats eight consecutive words of its source text."""
     inventory = clauses.load(code)
-    source = " ".join(_words((regulation_labels.TEXTS / inventory.source).read_text(encoding="utf-8")))
+    source = " ".join(_words((regulations / inventory.source).read_text(encoding="utf-8")))
     copied = []
     for clause in inventory.clauses:
         words = _words(clause.summary)
@@ -54,7 +54,7 @@ def test_summaries_are_in_our_own_words(code):
     assert not copied, f"{code}: summaries copying the text: {copied}"
 
 
-def test_the_readers_see_the_shape_of_each_text():
+def test_the_readers_see_the_shape_of_each_text(regulations):
     """Known facts about the texts, so a reader that silently stops finding labels fails here, not later."""
     md = [i for i, _p, _t in regulation_labels.maryland()]
     assert [i for i in md if re.fullmatch(r"Chapter \d+", i)] == [f"Chapter {n}" for n in range(1, 14)]
@@ -63,7 +63,8 @@ def test_the_readers_see_the_shape_of_each_text():
     assert "Chapter 2 §B(6)(2)" in md and "Chapter 12 §D(6)(b)(iv)" in md and "Chapter 12 §E(22)(h)" in md
     assert "Chapter 12 §D(1)(i)" in md and "Chapter 12 §D(11)(iii)" in md   # a letter (i), and a roman (i)
     nj = [i for i, _p, _t in regulation_labels.new_jersey()]
-    assert [i for i in nj if "(" not in i and " " not in i] == ["13:69E-1.13Z"] + [f"13:69F-40.{n}" for n in range(1, 13)]
+    assert ([i for i in nj if "(" not in i and " " not in i]
+            == ["13:69E-1.13Z"] + [f"13:69F-40.{n}" for n in range(1, 13)])
     assert {"13:69E-1.13Z(a)1", "13:69F-40.5(c)1iv", "13:69F-40.8(a)", "13:69F-40.10(i)4", "13:69F-40.11(d)",
             "13:69F-40.11(c) Table 5", "13:69F-40.2 opening"} <= set(nj)
     assert "13:69F-40.11(e)" not in nj                               # "(b) through (e)" is a reference, not a clause
@@ -76,7 +77,8 @@ def test_the_readers_see_the_shape_of_each_text():
 @pytest.mark.parametrize("code", CODES)
 def test_citations_are_in_the_jurisdictions_form(code):
     forms = {"MD": r"MLGCA Criss Cross Poker Standard Rules, Chapter \d+( §[A-Z](\([0-9a-z]+\))*)?",
-             "NJ": r"N\.J\.A\.C\. 13:69(E-1\.13Z|F-40\.\d+)(\([a-z]\)(\d+(i{1,3}|iv)?)?)?( Table \d| \(opening paragraph\)| “[^”]+”)?",
+             "NJ": r"N\.J\.A\.C\. 13:69(E-1\.13Z|F-40\.\d+)(\([a-z]\)(\d+(i{1,3}|iv)?)?)?"
+                   r"( Table \d| \(opening paragraph\)| “[^”]+”)?",
              "PA": r"58 Pa\. Code § 674a\.\d+((\([a-z]\))(\(\d+\))?(\([ivx]+\))?| \(definition of [A-Za-z ]+\))?",
              "HOUSE": r"House rules, (" + "|".join(regulation_labels.HOUSE_HEADINGS) + ")"}
     for clause in clauses.load(code).clauses:
@@ -85,7 +87,8 @@ def test_citations_are_in_the_jurisdictions_form(code):
 
 def test_a_citation_resolves_to_the_clauses_it_names():
     md = clauses.load("MD")
-    assert md.ids_of_citation("MLGCA Criss Cross Poker Standard Rules, Chapter 6 §A, §B") == ["Chapter 6 §A", "Chapter 6 §B"]
+    assert (md.ids_of_citation("MLGCA Criss Cross Poker Standard Rules, Chapter 6 §A, §B")
+            == ["Chapter 6 §A", "Chapter 6 §B"])
     assert md.expand(["Chapter 12 §C*"]) == {"Chapter 12 §C"} | {f"Chapter 12 §C({n})" for n in range(1, 10)}
     with pytest.raises(clauses.InventoryError):
         md.ids_of_citation("MLGCA Criss Cross Poker Standard Rules, Chapter 2 §D")

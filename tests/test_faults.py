@@ -157,7 +157,8 @@ def test_a_build_that_cannot_finish_stops_before_the_math(tmp_path, monkeypatch,
     else:
         identity = tmp_path / "identity.p12"
         identity.write_bytes(b"not a PKCS#12 file")
-        options, expected, words = pipeline.BuildOptions(out_dir=tmp_path / "out", sign=identity), InputError, "will not open"
+        options = pipeline.BuildOptions(out_dir=tmp_path / "out", sign=identity)
+        expected, words = InputError, "will not open"
     with pytest.raises(expected, match=words):
         pipeline.build(PA_SAMPLE, options)
     assert blocker.read_text() == "x"

@@ -601,7 +601,8 @@ def zedland(tmp_path, monkeypatch):
 
     root = tmp_path / "data"
     text = (jurisdictions_dir() / "pa.yaml").read_text(encoding="utf-8")
-    _data_folder(root, "zz.yaml", text.replace("code: PA", "code: ZZ", 1).replace("name: Pennsylvania", "name: Zedland", 1))
+    _data_folder(root, "zz.yaml",
+                 text.replace("code: PA", "code: ZZ", 1).replace("name: Pennsylvania", "name: Zedland", 1))
     (root / "jurisdictions" / "clauses").mkdir()
     inventory = (jurisdictions_dir() / "clauses" / "pa.yaml").read_text(encoding="utf-8")
     (root / "jurisdictions" / "clauses" / "zz.yaml").write_text(inventory.replace("code: PA", "code: ZZ", 1),

@@ -2,7 +2,6 @@
 
 from fractions import Fraction
 
-import pytest
 
 from rulegen.evaluator import PAY_CLASS_INDEX as K
 from rulegen.game import STANDARD_FIVE_CARD_BONUS, Paytable

@@ -32,7 +32,8 @@ def test_json_keys_pa():
     assert data["max_win_per_round_at_minimum"] == data["max_win"]["amount"]
     # money is an exact decimal numeral: 3 x (500 + 100 + 500) + 2 antes = 3,302 antes at the $5 minimum
     exact = json.loads(result.stdout, parse_float=Decimal)
-    assert exact["max_win_per_round_at_minimum"] == 3302 * 5 and '"max_win_per_round_at_minimum": 16510,' in result.stdout
+    assert exact["max_win_per_round_at_minimum"] == 3302 * 5
+    assert '"max_win_per_round_at_minimum": 16510,' in result.stdout
     assert data["max_win"]["detail"]["cards"]
     assert main["monte_carlo"]["covers_exact"]
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np

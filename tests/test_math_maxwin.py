@@ -2,7 +2,6 @@
 
 from decimal import Decimal
 
-import pytest
 
 from rulegen.game import STANDARD_ANTE, STANDARD_FIVE_CARD_BONUS, STANDARD_RULES, GameRules, Paytable, settle_round
 from rulegen.math.maxwin import max_win_per_round

@@ -8,7 +8,6 @@ PostgreSQL half is skipped with the reason, unless RULEGEN_REQUIRE_POSTGRES is s
 from __future__ import annotations
 
 import csv
-import html
 import io
 import itertools
 import json
@@ -180,7 +179,8 @@ def test_jurisdiction_of_the_register_and_a_change_of_jurisdiction(db, corpus):
     assert result.exit_code == 1, result.output
     rows = by_label(listing(db), corpus)
     assert kinds(rows["nj5"]) >= {"jurisdiction", "register-jurisdiction", "revision-gap"}
-    assert "holds PA filings" in next(f for f in rows["nj5"]["flags"] if f["kind"] == "register-jurisdiction")["message"]
+    flag = next(f for f in rows["nj5"]["flags"] if f["kind"] == "register-jurisdiction")
+    assert "holds PA filings" in flag["message"]
 
 
 def test_an_earlier_revision_received_later_is_flagged(db, corpus):

@@ -68,7 +68,8 @@ def _bonus_spin_variants(code):
             wager = (1, 2, 5)[index % 3]
             yield {"kind": "xtreme", "wager": wager, "paytable": letter, "community_pay": letter,
                    "trigger": "pair_or_suited_hole_cards",
-                   "top_prize": {"kind": "progressive", "initial": 5000, "reset": 1000, "rate_of_progression_percent": 2}}
+                   "top_prize": {"kind": "progressive", "initial": 5000, "reset": 1000,
+                                 "rate_of_progression_percent": 2}}
         yield {"kind": "xtreme", "wager": 1, "paytable": "A", "trigger": "suited_hole_cards",
                "top_prize": {"kind": "progressive", "initial": 2500, "reset": 1000, "rate_of_progression_percent": 2}}
     if code == "NJ":
@@ -95,7 +96,8 @@ def configurations(code):
         else:
             data.setdefault("payout_limit", {"amount": 50000 if code != "HOUSE" else 3000})
         data.pop("bonus_spin", None)
-        found.append((f"{dealing}/{shuffling}/{decks}d/{'5cb' if five else 'no5cb'}/{'limit' if limit else 'nolimit'}", data))
+        name = f"{dealing}/{shuffling}/{decks}d/{'5cb' if five else 'no5cb'}/{'limit' if limit else 'nolimit'}"
+        found.append((name, data))
     for spin in _bonus_spin_variants(code):
         data = copy.deepcopy(base.data)
         data["bonus_spin"] = spin
@@ -161,7 +163,8 @@ def test_a_rule_naming_an_unknown_clause_fails_the_render():
     names = ClauseNames(clauses.load("MD"), clauses.OfferingConfig())
     with pytest.raises(clauses.InventoryError):
         names.attr("Chapter 2 §D")
-    assert names.attr("Chapter 6 §A", "MLGCA Criss Cross Poker Standard Rules, Chapter 6 §B") == "Chapter 6 §A|Chapter 6 §B"
+    assert (names.attr("Chapter 6 §A", "MLGCA Criss Cross Poker Standard Rules, Chapter 6 §B")
+            == "Chapter 6 §A|Chapter 6 §B")
 
 
 def test_a_clause_left_out_is_reported_not_hidden():

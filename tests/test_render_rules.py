@@ -154,10 +154,9 @@ def test_amount_changes_reach_the_document():
     assert "$3 to $30" in text(render("PA", limits))
 
 
-def test_the_rules_are_restated_in_our_own_words():
+def test_the_rules_are_restated_in_our_own_words(regulations):
     """No rule or list item repeats ten consecutive words of its jurisdiction's text (runs of numbers, as in the
     rank order or a paytable, are facts, not sentences, and are left out), and none runs two words together."""
-    from tests import regulation_labels
     from rulegen import clauses
 
     def words(value: str) -> list[str]:
@@ -166,7 +165,7 @@ def test_the_rules_are_restated_in_our_own_words():
     from tests.test_render_concordance import configurations
 
     for code in SAMPLES:
-        source = " " + " ".join(words((regulation_labels.TEXTS / clauses.load(code).source).read_text())) + " "
+        source = " " + " ".join(words((regulations / clauses.load(code).source).read_text())) + " "
         copied = []
         documents = [render(code)] + [render(code, lambda data, new=new: (data.clear(), data.update(new)))
                                       for _name, new in configurations(code)[::3]]

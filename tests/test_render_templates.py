@@ -8,10 +8,10 @@ import jinja2
 import pytest
 
 from rulegen.jurisdiction import codes, load_jurisdiction
-
-CODES = codes()
 from rulegen.render.environment import environment
 from rulegen.render.rules import section_slug
+
+CODES = codes()
 
 
 def test_offering_text_is_escaped_never_compiled():

@@ -33,7 +33,8 @@ def _constraint_nodes(node, trail=()):
             yield from _constraint_nodes(child, trail + (index,))
 
 
-@pytest.mark.parametrize("path", [p for p in SCHEMAS if p.name not in ("offering.schema.json", "jurisdiction.schema.json")],
+@pytest.mark.parametrize("path", [p for p in SCHEMAS
+                                  if p.name not in ("offering.schema.json", "jurisdiction.schema.json")],
                          ids=lambda p: p.name)
 def test_every_jurisdiction_constraint_carries_its_citation_and_words(path):
     schema = json.loads(path.read_text())

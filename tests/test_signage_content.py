@@ -12,7 +12,6 @@ from decimal import Decimal
 import pikepdf
 import pytest
 from PIL import Image
-from pypdf import PdfReader
 from typer.testing import CliRunner
 
 
@@ -85,7 +84,8 @@ def test_the_sign_says_the_wager_is_collected_on_a_win():
     for sample in (NJ, MD):
         text, offering = sign_html(sample)
         wager = money(offering.data["bonus_spin"]["wager"])
-        assert f"A winning spin is paid the amount the wheel shows; the {wager} wager is collected, win or lose." in text
+        assert (f"A winning spin is paid the amount the wheel shows; the {wager} wager is collected, win or lose."
+                in text)
     # the reading is cited from the state's own text
     assert jurisdiction_for(load_offering(NJ).data).cited("bonus_spin", "progressive", "wager_on_win").citation \
         == "N.J.A.C. 13:69F-40.10(i)2"
@@ -128,7 +128,8 @@ def with_logo(tmp_path, name: str, data: bytes, sample=PA):
     folder.mkdir()
     (folder / name).write_bytes(data)
     source = sample.read_text()
-    source = re.sub(r"(\n  operator:\n    name: [^\n]+\n)", lambda m: m.group(1) + f"    logo: {name}\n", source, count=1)
+    source = re.sub(r"(\n  operator:\n    name: [^\n]+\n)", lambda m: m.group(1) + f"    logo: {name}\n", source,
+                    count=1)
     path = folder / sample.name
     path.write_text(source)
     assert f"logo: {name}" in source

@@ -184,7 +184,8 @@ def preflight(data: bytes) -> tuple[list[str], list[tuple]]:
             boxes = {name: [float(v) for v in page.obj[name]] for name in ("/MediaBox", "/BleedBox", "/TrimBox")
                      if name in page.obj}
             if len(boxes) != 3:
-                problems.append(f"page {number}: boxes missing: {sorted({'/MediaBox', '/BleedBox', '/TrimBox'} - set(boxes))}")
+                missing = sorted({"/MediaBox", "/BleedBox", "/TrimBox"} - set(boxes))
+                problems.append(f"page {number}: boxes missing: {missing}")
                 continue
             media, bleed, trim = boxes["/MediaBox"], boxes["/BleedBox"], boxes["/TrimBox"]
             for outer, inner, names in ((media, bleed, "MediaBox > BleedBox"), (bleed, trim, "BleedBox > TrimBox")):

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rulegen.cli import app
-from rulegen.offering import load_offering, parse_offering
+from rulegen.offering import load_offering
 from rulegen.resources import samples_dir, schemas_dir
 from rulegen.starter import OPTIONAL_WAGERS, combined_schema, jurisdiction_codes
 from rulegen.validate import validate_file

@@ -16,7 +16,8 @@ RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u
 
 
 def test_printable_escapes_what_could_act_on_a_terminal():
-    assert printable("a\x1b[31mred\u202eevil\x00\x85\nnext\tcol") == "a\\u001b[31mred\\u202eevil\\u0000\\u0085\nnext\tcol"
+    assert (printable("a\x1b[31mred\u202eevil\x00\x85\nnext\tcol")
+            == "a\\u001b[31mred\\u202eevil\\u0000\\u0085\nnext\tcol")
     assert printable_line("two\nlines\t") == "two\\nlines\\t"
     assert printable("\ud800") == "\\ud800"
     assert printable("Café Ελλάδα ♠ — “quoted”") == "Café Ελλάδα ♠ — “quoted”"

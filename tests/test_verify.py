@@ -404,12 +404,18 @@ def test_json_and_text_output_of_the_command(signed_filing, draft_filing, pki, m
 
     _key, cert, _ = pkcs12.load_key_and_certificates(pki["signer"].read_bytes(), PASSPHRASE)
     assert filing["signer"]["certificate_sha256"] == hashlib.sha256(cert.public_bytes(Encoding.DER)).hexdigest()
-    assert "Priya Raman" in filing["signer"]["subject"] and filing["signing_time"]
+    # the signer is named from the certificate itself: its common name and organization, as cryptography reads them
+    [common] = cert.subject.get_attributes_for_oid(x509.NameOID.COMMON_NAME)
+    [organization] = cert.subject.get_attributes_for_oid(x509.NameOID.ORGANIZATION_NAME)
+    assert (filing["signer"]["name"] == f"{common.value}, {organization.value}"
+            == "Priya Raman, Test Pennsylvania Casino")
+    assert common.value in filing["signer"]["subject"] and organization.value in filing["signer"]["subject"]
+    signed_at = dt.datetime.fromisoformat(filing["signing_time"])  # when the module's filing was signed
+    assert cert.not_valid_before_utc <= signed_at <= cert.not_valid_after_utc
     assert {c["name"] for c in filing["checks"]} >= {"signature", "contents", "manifest", "trust", "outputs"}
     assert payload["summary"]["untrusted"] == 1 and payload["summary"]["exit_code"] == 1
     result = runner.invoke(app, ["verify", str(draft_filing)])
     assert result.exit_code == 1 and "UNSIGNED DRAFT" in result.stdout
-    assert isinstance(x509, object)
 
 
 def test_many_filings_and_folders_in_one_run(signed_filing, draft_filing, tmp_path):

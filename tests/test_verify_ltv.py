@@ -248,30 +248,41 @@ def test_a_digital_signature_only_certificate_signs_b_lt(unsigned_filing, pki, t
 
 
 def test_a_signer_revoked_and_expired_after_signing_still_verifies(unsigned_filing, pki, tmp_path):
-    """What B-LT is for: years later the signer's certificate has expired and its CA lists it revoked, yet the
-    filing verifies offline, from the data embedded when it was signed. (Here "later" is a few seconds: the
-    certificate is made to expire then.)"""
-    import time
+    """What B-LT is for: long after signing the signer's certificate has expired and its CA lists it revoked, yet
+    the filing verifies offline, from the data embedded when it was signed. The certificate is valid for 30 days
+    from the day before signing (days of margin, however slow the machine); verification travels the clock 60
+    days on, past its expiry, and the CA revokes it a day after the timestamp."""
+    import time_machine
 
     filing, unsigned = unsigned_filing
     with tsaserver.TimestampAuthority(pki["ca_cert"], pki["ca_key"]) as tsa:
-        identity = tsa.issue_signer(tmp_path, PASSPHRASE, serial=74, valid_for=dt.timedelta(seconds=2))
+        identity = tsa.issue_signer(tmp_path, PASSPHRASE, serial=74, valid_for=dt.timedelta(days=30))
         signed = sign_pdf(unsigned, identity, PASSPHRASE, tsa_url=tsa.url)
     expiry = tsa.issued[74].not_valid_after_utc
-    time.sleep(max(0.0, (expiry - dt.datetime.now(dt.timezone.utc)).total_seconds() + 0.2))
-    assert dt.datetime.now(dt.timezone.utc) > expiry
-    tsa.revoke(74, dt.datetime.now(dt.timezone.utc))  # revoked seconds after signing: a later CRL says so
-    later_crl = tsa.crl()
     target = tmp_path / "package" / "rules.pdf"
     shutil.copytree(filing.parent, target.parent)
     target.write_bytes(signed)
-    report = verify_filing(target)
-    assert report.exit_code == 0 and report.pades_level == "B-LT", report.verdict
-    assert check(report, "revocation").ok and report.revocation_status == "good"
-    # the same signature with the later CRL (revoked after the timestamp) is still good at the timestamp's time
-    target.write_bytes(_with_validation_data(signed, [later_crl], ocsps=[]))
-    report = verify_filing(target)
-    assert report.exit_code == 0 and report.revocation_status == "good", report.verdict
+    stamped = dt.datetime.fromisoformat(verify_filing(target).timestamp)
+    assert stamped < expiry - dt.timedelta(days=29)
+    tsa.revoke(74, stamped + dt.timedelta(days=1))
+    # A CRL of the timestamp's time listing the revocation, dated after the timestamp, beside the embedded data
+    # (pyHanko takes no CRL issued after the signature's time to judge it).
+    listing_later = tsa.crl(issued=stamped)
+    with time_machine.travel(stamped + dt.timedelta(days=60), tick=True):
+        assert dt.datetime.now(dt.timezone.utc) > expiry + dt.timedelta(days=29)  # verifying after the expiry
+        report = verify_filing(target)
+        assert report.exit_code == 0 and report.pades_level == "B-LT", report.verdict
+        assert check(report, "revocation").ok and report.revocation_status == "good"
+        assert check(report, "certificate").ok, check(report, "certificate").detail
+        # the same signature with that CRL (revoked after the timestamp) is still good at the timestamp's time
+        target.write_bytes(_with_validation_data(signed, [listing_later], ocsps=[]))
+        report = verify_filing(target)
+        assert report.exit_code == 0 and report.revocation_status == "good", report.verdict
+        # while the same CRL with the revocation dated before the timestamp fails it
+        tsa.revoke(74, stamped - dt.timedelta(hours=1))
+        target.write_bytes(_with_validation_data(signed, [tsa.crl(issued=stamped)], ocsps=[]))
+        report = verify_filing(target)
+        assert report.exit_code == 1 and "revoked before the signature's time" in failed(report)["revocation"]
 
 
 def test_the_command_reports_level_timestamp_and_revocation(signed_lt):

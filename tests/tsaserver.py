@@ -29,7 +29,8 @@ def _revocation_extensions(builder: Any, base: str, *, crl: bool, ocsp: bool) ->
         point = x509.DistributionPoint([x509.UniformResourceIdentifier(f"{base}/crl")], None, None, None)
         builder = builder.add_extension(x509.CRLDistributionPoints([point]), critical=False)
     if ocsp:
-        access = x509.AccessDescription(AuthorityInformationAccessOID.OCSP, x509.UniformResourceIdentifier(f"{base}/ocsp"))
+        access = x509.AccessDescription(AuthorityInformationAccessOID.OCSP,
+                                        x509.UniformResourceIdentifier(f"{base}/ocsp"))
         builder = builder.add_extension(x509.AuthorityInformationAccess([access]), critical=False)
     return builder
 
@@ -157,11 +158,12 @@ class TimestampAuthority:
     def revoke(self, serial: int, when: dt.datetime | None = None) -> None:
         self.revoked[serial] = when or dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1)
 
-    def crl(self) -> bytes:
+    def crl(self, issued: dt.datetime | None = None) -> bytes:
+        """The CA's CRL, issued now (its last update five minutes before), or at the time `issued` names."""
         from cryptography import x509
         from cryptography.hazmat.primitives import hashes, serialization
 
-        now = dt.datetime.now(dt.timezone.utc)
+        now = issued or dt.datetime.now(dt.timezone.utc)
         builder = (x509.CertificateRevocationListBuilder().issuer_name(self.ca_cert.subject)
                    .last_update(now - dt.timedelta(minutes=5)).next_update(now + dt.timedelta(days=7))
                    .add_extension(x509.CRLNumber(int(now.timestamp())), critical=False)

@@ -14,7 +14,6 @@ import fcntl
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 

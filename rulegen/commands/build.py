@@ -54,8 +54,10 @@ def register(app: typer.Typer) -> None:
     def build(
         file: Annotated[Path | None, typer.Argument(help="The offering file; without it, every bundled sample.",
                                                     show_default=False)] = None,
-        out: Annotated[Path, typer.Option("--out", help="The folder that receives <id>/ for each build.")] = Path("build"),
-        final: Annotated[bool, typer.Option("--final", help="A final build: no DRAFT marks; needs every sign-off role.")] = False,
+        out: Annotated[Path, typer.Option(
+            "--out", help="The folder that receives <id>/ for each build.")] = Path("build"),
+        final: Annotated[bool, typer.Option(
+            "--final", help="A final build: no DRAFT marks; needs every sign-off role.")] = False,
         sign: Annotated[Path | None, typer.Option(
             "--sign", help="Sign rules.pdf with this PKCS#12 identity (passphrase from RULEGEN_SIGN_PASSPHRASE).",
             show_default=False)] = None,
@@ -63,15 +65,18 @@ def register(app: typer.Typer) -> None:
             "--previous", help="The previous revision's offering file: adds a \"changes from revision N\" section.",
             show_default=False)] = None,
         sign_size: Annotated[str, sign_size_option(
-            "Table sign size: letter, tabloid, a4, a3 (each also NAME-landscape), limit-card, or WxH such as 24x36in.")] = "letter",
-        print_proof: Annotated[bool, typer.Option("--print", help="Table sign as a printer's proof: bleed and crop marks.")] = False,
+            "Table sign size: letter, tabloid, a4, a3 (each also NAME-landscape), limit-card, or WxH such as "
+            "24x36in.")] = "letter",
+        print_proof: Annotated[bool, typer.Option(
+            "--print", help="Table sign as a printer's proof: bleed and crop marks.")] = False,
         tsa: Annotated[str | None, typer.Option(
             "--tsa", help="With --sign: an RFC 3161 timestamp authority's URL; the signature carries its timestamp "
                           "and the revocation data of both chains (PAdES B-LT), fetched from the authority and the "
                           "CRL and OCSP sources the certificates name: the only network access a build makes.",
             show_default=False)] = None,
     ) -> None:
-        """Validate, compute the math and render rules.pdf, rules.html, signage.pdf, math-appendix.pdf, manifest.json."""
+        """Validate, compute the math and render rules.pdf, rules.html, signage.pdf, math-appendix.pdf,
+        manifest.json."""
         from rulegen.build import BuildOptions
         from rulegen.resources import samples_dir
 

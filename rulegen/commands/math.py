@@ -93,7 +93,8 @@ def register(app: typer.Typer) -> None:
     def math_command(
         file: Annotated[Path, typer.Argument(help="The offering file.", show_default=False)],
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (the spec's keys).")] = False,
-        no_cache: Annotated[bool, typer.Option("--no-cache", help="Recompute; neither read nor write the cache.")] = False,
+        no_cache: Annotated[bool, typer.Option(
+            "--no-cache", help="Recompute; neither read nor write the cache.")] = False,
     ) -> None:
         """The paytable math of the offering: exact main-game analysis, bonus edges, maximum win per round."""
         from rich.console import Console

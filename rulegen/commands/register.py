@@ -6,8 +6,6 @@ import contextlib
 import csv
 import io
 import json
-import os
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +14,7 @@ from typing import Annotated
 import typer
 
 from rulegen.commands._common import OutputFormat, exits_cleanly, format_option
-from rulegen.errors import ExitCode, OutputError, UsageError
+from rulegen.errors import ExitCode, UsageError
 
 DB_HELP = ("The register: a SQLite file, or postgresql://USER@HOST:PORT/DB for a shared one. Default: "
            "RULEGEN_REGISTER_DB, else register.sqlite in the user's data folder.")

@@ -18,7 +18,8 @@ def register(app: typer.Typer) -> None:
         reference: Annotated[bool, typer.Option("--reference", help="Print the field reference (Markdown), as "
                                                                     "the README carries it.")] = False,
     ) -> None:
-        """The installed JSON Schemas: their folder, or one jurisdiction's combined schema for tools that want one file."""
+        """The installed JSON Schemas: their folder, or one jurisdiction's combined schema for tools that want
+        one file."""
         from rulegen.resources import schemas_dir
         from rulegen.starter import combined_schema_text, field_reference
 

@@ -29,7 +29,8 @@ def register(app: typer.Typer) -> None:
         down: Annotated[str, typer.Option("--down", help="The two outside cards of the vertical line.",
                                           show_default=False)],
         middle: Annotated[str, typer.Option("--middle", help="The middle card.", show_default=False)],
-        ante: Annotated[str, typer.Option("--ante", help="Each of the two equal antes, in dollars.", show_default=False)],
+        ante: Annotated[str, typer.Option(
+            "--ante", help="Each of the two equal antes, in dollars.", show_default=False)],
         bets: Annotated[str, typer.Option("--bets", help="Across, Down, Middle bets as multiples of the ante; 0 folds "
                                                          "(1,0 folds at Down).")] = "1,1,1",
         five_card_bonus: Annotated[str | None, typer.Option("--five-card-bonus", help="The Five Card Bonus wager.",

@@ -21,10 +21,11 @@ def register(app: typer.Typer) -> None:
     def signage(
         file: Annotated[Path, typer.Argument(help="The offering file.", show_default=False)],
         sign_size: Annotated[str, sign_size_option(SIZE_HELP)] = "letter",
-        print_proof: Annotated[bool, typer.Option("--print", help="The printer's file: PDF/X-4, CMYK, 0.125 in bleed, crop marks in a slug.")] = False,
+        print_proof: Annotated[bool, typer.Option(
+            "--print", help="The printer's file: PDF/X-4, CMYK, 0.125 in bleed, crop marks in a slug.")] = False,
         final: Annotated[bool, typer.Option("--final", help="No DRAFT marks; needs every sign-off role.")] = False,
-        output: Annotated[Path | None, typer.Option("-o", "--output", help="Where to write the PDF (default: <id>-signage.pdf).",
-                                                    show_default=False)] = None,
+        output: Annotated[Path | None, typer.Option(
+            "-o", "--output", help="Where to write the PDF (default: <id>-signage.pdf).", show_default=False)] = None,
     ) -> None:
         """Render the table sign for a sign printer: every paytable offered, the ante limits, the payout limit."""
         from rulegen.build import build_signage

@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 
 from rulegen.commands._common import OutputFormat, format_option
-from rulegen.errors import ExitCode
 
 MARKS = {"ok": "ok  ", "FAIL": "FAIL", "warn": "warn", "note": "note"}
 

@@ -2,8 +2,8 @@
 
 It uses validate, math and the loader, never the renderer (the build hands it what it needs of render: the
 renderer's versions, and `verify --rebuild` its renderer), and never changes content: it records what was built,
-seals it, and checks it again later. Everything the other layers call lives here, so `from rulegen.filing import ...` keeps
-working whichever module a function moves to.
+seals it, and checks it again later. Everything the other layers call lives here, so
+`from rulegen.filing import ...` keeps working whichever module a function moves to.
 """
 
 from __future__ import annotations

@@ -38,7 +38,8 @@ SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("signoff", "Sign-off", ("signoff",)),
 )
 OPTIONAL_WAGERS = {key: vocabulary.WAGER_NAMES[key] for key in (*vocabulary.OPTIONAL_WAGERS, "payout_limit")}
-PAYTABLES: dict[tuple[object, ...], str] = {("paytables", "criss_cross"): "Criss Cross paytable", ("paytables", "ante"): "Ante paytable",
+PAYTABLES: dict[tuple[object, ...], str] = {("paytables", "criss_cross"): "Criss Cross paytable",
+             ("paytables", "ante"): "Ante paytable",
              ("five_card_bonus", "paytable"): "Five Card Bonus paytable",
              ("six_card_bonus", "paytable"): "Six Card Bonus paytable"}
 HANDS = vocabulary.HANDS
@@ -122,7 +123,7 @@ class Change:
 
 def offering_from_path(path: str | Path, display: str | None = None) -> Offering:
     """An offering from a file: an offering YAML, or a built filing's rules.pdf (its attached offering)."""
-    from rulegen.offering import load_offering, parse_offering
+    from rulegen.offering import parse_offering
 
     from rulegen.safeio import UnsafeFile, read_regular
 
@@ -482,7 +483,8 @@ CITED_BY: dict[str, tuple[tuple[str, ...], ...]] = {
     "five_card_bonus.paytable": (("paytables", "five_card_bonus", "{five_card_bonus_table}"),
                                  ("wagers", "five_card_bonus")),
     "five_card_bonus": (("wagers", "five_card_bonus"),),
-    "six_card_bonus.paytable": (("paytables", "six_card_bonus", "{six_card_bonus_table}"), ("wagers", "six_card_bonus")),
+    "six_card_bonus.paytable": (("paytables", "six_card_bonus", "{six_card_bonus_table}"),
+                                ("wagers", "six_card_bonus")),
     "six_card_bonus": (("wagers", "six_card_bonus"),),
     "bonus_spin.paytable": (("bonus_spin", "{kind}", "paytables", "{spin_table}"),),
     "bonus_spin.wheel": (("bonus_spin", "{kind}", "paytables", "{spin_table}"),),
@@ -721,7 +723,8 @@ def changes_section(old: Offering, new: Offering) -> dict[str, Any]:
             groups.append({"section": change.section, "title": change.section_title, "changes": []})
         groups[-1]["changes"].append({"text": change.text, "field": change.field, "citation": change.citation,
                                       "kind": change.kind})
-    title = f"Changes from revision {old_revision}" if old_revision is not None else "Changes from the previous revision"
+    title = (f"Changes from revision {old_revision}" if old_revision is not None
+             else "Changes from the previous revision")
     effective = _part(new_data, "offering").get("effective_date")
     mathematics = math_diff(old, new)
     return {

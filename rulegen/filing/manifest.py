@@ -195,7 +195,8 @@ def _finding_json(finding: object, offering_name: str) -> JSON:
 
 def build_manifest(*, offering: Offering, jurisdiction_code: str | None, outputs: Mapping[str, bytes],
                    options: Mapping[str, object], findings: Iterable[object], signoffs: Iterable[object] | None = None,
-                   logo: tuple[str, bytes] | None = None, figures: Mapping[str, object] | None = None) -> dict[str, JSON]:
+                   logo: tuple[str, bytes] | None = None,
+                   figures: Mapping[str, object] | None = None) -> dict[str, JSON]:
     """The manifest of one build.
 
     `outputs` maps each output's file name to its bytes (rules.pdf and manifest.json, if given, are
@@ -274,14 +275,16 @@ class AttachedFile(NamedTuple):
     description: str
 
 
-def attached_files(offering: Offering, manifest_data: bytes, logo: tuple[str, bytes] | None = None) -> list[AttachedFile]:
+def attached_files(offering: Offering, manifest_data: bytes,
+                   logo: tuple[str, bytes] | None = None) -> list[AttachedFile]:
     """What rules.pdf carries, in order: the offering's exact bytes, its logo, the manifest.
 
     The render layer attaches them dated with `attachment_time` (WeasyPrint would otherwise stamp the clock), so
     the rendering is reproducible and `rulegen verify --rebuild` can compare it byte for byte.
     """
     logo = logo if logo is not None else logo_of(offering)
-    files = [AttachedFile(offering_file_name(offering), offering.source, "The offering file this filing was built from")]
+    files = [AttachedFile(offering_file_name(offering), offering.source,
+                          "The offering file this filing was built from")]
     if logo:
         files.append(AttachedFile(logo[0], logo[1], "The operator's logo, as given in the offering"))
     files.append(AttachedFile(MANIFEST_NAME, manifest_data,

@@ -185,9 +185,8 @@ def check_cms_structure(der: bytes, trust_roots: Sequence[asn1_x509.Certificate]
         if sid.name != "issuer_and_serial_number":
             raise FilingFormatError("the signer is not identified by issuer and serial number")
         certificates = [c.chosen for c in signed["certificates"] or []]
-        signer_cert = next((c for c in certificates
-                            if c.issuer == sid.chosen["issuer"] and c.serial_number == sid.chosen["serial_number"].native),
-                           None)
+        signer_cert = next((c for c in certificates if c.issuer == sid.chosen["issuer"]
+                            and c.serial_number == sid.chosen["serial_number"].native), None)
         if signer_cert is None:
             raise FilingFormatError("the signer's certificate is not carried in the signature")
         digest = algos.DigestAlgorithm({"algorithm": signer_info["digest_algorithm"]["algorithm"].dotted,

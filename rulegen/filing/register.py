@@ -245,8 +245,9 @@ def _flags(connection: Connection, report: VerifyReport, revision: int | None) -
         if previous is not None:
             before, now = _date(previous.effective_date), _date(report.effective_date)
             if before is not None and now is not None and now < before:
-                found.append(Flag("effective-date", f"effective {now.isoformat()}, earlier than revision "
-                                                    f"{previous.revision}'s {before.isoformat()} (entry {previous.id})"))
+                found.append(Flag("effective-date",
+                                  f"effective {now.isoformat()}, earlier than revision {previous.revision}'s "
+                                  f"{before.isoformat()} (entry {previous.id})"))
             if previous.jurisdiction and report.jurisdiction and previous.jurisdiction != report.jurisdiction:
                 found.append(Flag("jurisdiction", f"revision {previous.revision} (entry {previous.id}) was for "
                                                   f"{previous.jurisdiction}; this revision is for "

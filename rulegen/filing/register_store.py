@@ -132,7 +132,8 @@ def make_engine(location: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 120})
 
         @event.listens_for(engine, "connect")
-        def _connect(dbapi_connection: Any, _record: Any) -> None:  # let SQLAlchemy, not the driver, say when a transaction begins
+        # let SQLAlchemy, not the driver, say when a transaction begins
+        def _connect(dbapi_connection: Any, _record: Any) -> None:
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys = ON")
@@ -140,7 +141,8 @@ def make_engine(location: str) -> Engine:
             cursor.close()
 
         @event.listens_for(engine, "begin")
-        def _begin(connection: Connection) -> None:  # the write lock first: no read-then-write race between two processes
+        def _begin(connection: Connection) -> None:
+            # the write lock first: no read-then-write race between two processes
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine

@@ -222,7 +222,8 @@ def _summarise(criss_cross, ante, run: KernelRun) -> MainGameAnalysis:
     assert int(net_hist.sum()) == total_weight
     mean = Fraction(int((values * net_hist).sum()), scale * total_weight)
     assert mean == ev, "the distribution and the decision values disagree"
-    second = Fraction(sum(int(v) * int(v) * int(c) for v, c in zip(values, net_hist) if c), scale * scale * total_weight)
+    second = Fraction(sum(int(v) * int(v) * int(c) for v, c in zip(values, net_hist) if c),
+                      scale * scale * total_weight)
     # Wagered per deal: 2 antes, plus the bets made on the path to it.
     down_deals = down_counts * DOWN_PAIRS * MIDDLE_CARDS
     middle_deals = middle_counts * MIDDLE_CARDS

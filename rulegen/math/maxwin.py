@@ -38,7 +38,8 @@ def _kernels():
     return bounds, search
 
 
-def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None, counted: frozenset[str] = frozenset()) -> MaxWin:
+def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None,
+                      counted: frozenset[str] = frozenset()) -> MaxWin:
     """The exact maximum win per round at the minimum wager (see the module's reading); memoised in process
     and on disk."""
     ante_minimum = Decimal(str(ante_minimum))

@@ -13,7 +13,8 @@ from rulegen.math.kernel_types import SimulatedRounds
 def simulate(seed, chunks, per_chunk, hole_class, hole_map, pair_index, choice1, choice2, card_key, card_bit,
              nonflush, flush, pay_of, ante, cc, scale):
     """Deal and play `chunks * per_chunk` rounds; each chunk has its own seed, so the result does not depend on
-    how threads share the chunks. Returns SimulatedRounds: the deals (hole, across, down, middle), the bets and the scaled net."""
+    how threads share the chunks. Returns SimulatedRounds: the deals (hole, across, down, middle), the bets and
+    the scaled net."""
     n = chunks * per_chunk
     deals = np.zeros((n, 7), dtype=np.int64)
     bets = np.zeros((n, 3), dtype=np.int64)

@@ -54,7 +54,8 @@ def hole_frames() -> HoleFrames:
     import numpy as np
     hands = starting_hands()
     rep = {frozenset(h.cards): i for i, h in enumerate(hands)}
-    maps = [np.array([(c >> 2) * 4 + perm[c & 3] for c in range(52)], dtype=np.int64) for perm in permutations(range(4))]
+    maps = [np.array([(c >> 2) * 4 + perm[c & 3] for c in range(52)], dtype=np.int64)
+            for perm in permutations(range(4))]
     hole_class = np.zeros(N_PAIRS, dtype=np.int64)
     hole_map = np.zeros((N_PAIRS, 52), dtype=np.int64)
     for p, (x, y) in enumerate(pair_cards()):

@@ -495,8 +495,8 @@ class PayoutCap:
     note: str
 
     def to_json(self) -> dict:
-        return {"amount": money_json(self.amount), "covers": list(self.covers), "at": [row.to_json() for row in self.at],
-                "note": self.note}
+        return {"amount": money_json(self.amount), "covers": list(self.covers),
+                "at": [row.to_json() for row in self.at], "note": self.note}
 
 
 Figure = int | float | str | tuple[float, float]  # a count, a ratio, an exact fraction "n/d", an interval

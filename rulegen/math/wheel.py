@@ -49,7 +49,8 @@ def bonus_spin_math(spin, other_players=range(0, 6), meter: Decimal | None = Non
         segments=tuple(WheelSegmentPay(symbol=s.symbol, pays=_amount(s.pays), community=_amount(s.community),
                                        weight=s.weight) for s in spin.segments),
         weighted=_wheel_return(spin, p, wager, other_players, meter) if weighted else None,
-        needs=None if weighted else "the manufacturer's segment weights (par sheet) for the wheel; no weight is assumed",
+        needs=(None if weighted
+               else "the manufacturer's segment weights (par sheet) for the wheel; no weight is assumed"),
     )
 
 

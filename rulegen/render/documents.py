@@ -14,7 +14,6 @@ from rulegen.render.context import Draft
 from rulegen.render.fetcher import SafeFetcher
 from rulegen.render.pdf import ARCHIVAL_VARIANT, LaidOut, lay_out, render_pdf
 from rulegen.resolved import ResolvedOffering
-from rulegen.resolved import ResolvedOffering
 from rulegen.resources import assets_dir
 
 if TYPE_CHECKING:

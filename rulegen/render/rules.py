@@ -9,7 +9,6 @@ the payout-limit paragraph come from the math results.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypedDict
 

@@ -105,12 +105,16 @@ out["monte_carlo_rounds"] = r.monte_carlo.rounds
 from rulegen.game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
 analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
-t = time.perf_counter(); analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0); out["seconds"] = time.perf_counter() - t
+t = time.perf_counter()
+analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
+out["seconds"] = time.perf_counter() - t
 """,
     "main_game_cached_new_process": """
 from rulegen.game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
-t = time.perf_counter(); analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0); out["seconds"] = time.perf_counter() - t
+t = time.perf_counter()
+analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
+out["seconds"] = time.perf_counter() - t
 """,
     "five_and_six_card_bonus_cold": """
 from rulegen.game import STANDARD_FIVE_CARD_BONUS, Paytable

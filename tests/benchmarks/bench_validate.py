@@ -1,5 +1,6 @@
 """Benchmark: `rulegen validate` over 500 offerings in one folder (a regulator's batch), and the slowest
-answer over the hostile corpus from validate, math, signage and build. Run: .venv/bin/python tests/benchmarks/bench_validate.py"""
+answer over the hostile corpus from validate, math, signage and build.
+Run: .venv/bin/python tests/benchmarks/bench_validate.py"""
 
 from __future__ import annotations
 
@@ -71,7 +72,8 @@ def main() -> None:
         answers = sorted(((timed(rulegen() + ["validate", str(path)], {**env, "RULEGEN_CACHE_DIR": cold_cache}),
                            path.name) for path in hostile), reverse=True)
         print(f"hostile corpus ({len(hostile)} files, 1 MiB generated ones included), slowest single answer "
-              f"(whole process): {answers[0][0]:.2f} s ({answers[0][1]}); next {answers[1][0]:.2f} s ({answers[1][1]}); "
+              f"(whole process): {answers[0][0]:.2f} s ({answers[0][1]}); "
+              f"next {answers[1][0]:.2f} s ({answers[1][1]}); "
               f"target < 5 s: {'ok' if answers[0][0] < 5 else 'OVER'}")
         cache_env = {**env, "RULEGEN_CACHE_DIR": cold_cache}
         for command in ("math", "signage", "build"):
