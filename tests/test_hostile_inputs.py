@@ -66,3 +66,76 @@ def test_register_csv_tab_and_carriage_return_at_the_start_are_quoted(tmp_path):
     assert csv_cell("\uff1dHYPERLINK()") == "'\uff1dHYPERLINK()"
     assert csv_cell("Harbor Point = best") == "Harbor Point = best"
     assert csv_cell(-3) == -3 and csv_cell(None) == ""
+
+
+# --- templates of a data folder (RULEGEN_DATA_PATH) render in the sandbox -------------------------------------------
+
+def _payloads(marker: Path) -> list[str]:
+    command = f"touch {marker}"
+    return [
+        f"{{{{ cycler.__init__.__globals__.os.popen('{command}').read() }}}}",
+        "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+        f"{{% for c in ''.__class__.__mro__[1].__subclasses__() %}}{{% if c.__name__ == 'Popen' %}}"
+        f"{{{{ c('{command}', shell=True) }}}}{{% endif %}}{{% endfor %}}",
+        f"{{{{ self.__init__.__globals__.__builtins__.__import__('os').system('{command}') }}}}",
+        f"{{{{ lipsum.__globals__['os'].popen('{command}').read() }}}}",
+        f"{{{{ namespace.__init__.__globals__.os.system('{command}') }}}}",
+        f"{{{{ ''|attr('__class__') }}}}{{{{ asset_url.__globals__['os'].system('{command}') }}}}",
+        "{{ money.__globals__ }}",
+        "{% set x = [] %}{{ x.append(1) }}",
+        "{{ 'x' * 100000000 }}",
+        "{{ 10 ** 100000000 }}",
+    ]
+
+
+def _data_folder(root: Path, template: str, text: str) -> Path:
+    (root / "templates" / Path(template).parent).mkdir(parents=True, exist_ok=True)
+    (root / "templates" / template).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_a_data_folders_template_cannot_run_python(tmp_path, monkeypatch):
+    from rulegen.errors import RenderError
+    from rulegen.render.environment import render_template
+
+    marker = tmp_path / "pwned"
+    for number, payload in enumerate(_payloads(marker)):
+        root = _data_folder(tmp_path / f"data{number}", "probe.html", payload)
+        monkeypatch.setenv("RULEGEN_DATA_PATH", str(root))
+        try:
+            render_template("probe.html")
+        except RenderError as exc:
+            assert "probe.html" in exc.message and str(root) in exc.message, exc.message
+        else:
+            raise AssertionError(f"rendered: {payload}")
+        assert not marker.exists(), payload
+
+
+def test_a_data_folders_broken_template_is_a_clear_error(tmp_path, monkeypatch):
+    from rulegen.errors import RenderError
+    from rulegen.render.environment import render_template
+
+    monkeypatch.setenv("RULEGEN_DATA_PATH", str(_data_folder(tmp_path, "probe.html", "{% for %}")))
+    try:
+        render_template("probe.html")
+    except RenderError as exc:
+        assert "probe.html" in exc.message and "TemplateSyntaxError" in exc.message
+    else:
+        raise AssertionError("rendered")
+
+
+def test_build_with_a_hostile_data_folder_template_exits_2_and_runs_nothing(tmp_path, monkeypatch):
+    from rulegen.resources import templates_dir
+
+    marker = tmp_path / "pwned"
+    shipped = (templates_dir() / "signage.html").read_text(encoding="utf-8")
+    payload = f"{{{{ cycler.__init__.__globals__.os.popen('touch {marker}').read() }}}}"
+    root = _data_folder(tmp_path / "data", "signage.html", payload + shipped)
+    monkeypatch.setenv("RULEGEN_DATA_PATH", str(root))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(DATA / "correct_pa.yaml"), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "signage.html" in result.stderr and "tried something templates may not do" in result.stderr
+    assert "Traceback" not in result.output
+    assert not marker.exists()
+    assert not out.exists() or not any(out.iterdir())
