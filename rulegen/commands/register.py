@@ -65,6 +65,21 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+# A spreadsheet reads a cell that begins with one of these as a formula (=HYPERLINK(...) sends a click away,
+# =cmd|... ran programs in older ones); OWASP's advice: begin such a cell with a single quote, read as text.
+# The fullwidth forms are read as formulas by some spreadsheets too.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def csv_cell(value: object) -> object:
+    """A value as a CSV cell a spreadsheet shows as text: a string a formula could begin with is quoted with '."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _write_atomically(target: Path, data: str) -> None:
     from rulegen.build.publish import publish_file
 
@@ -151,7 +166,7 @@ def register(app: typer.Typer) -> None:
             writer.writerow(LIST_COLUMNS)
             for row in rows:
                 values = {**row, "flags": ";".join(f["kind"] for f in row["flags"])}
-                writer.writerow(["" if values[c] is None else values[c] for c in LIST_COLUMNS])
+                writer.writerow([csv_cell(values[c]) for c in LIST_COLUMNS])
             typer.echo(buffer.getvalue(), nl=False)
         else:
             typer.echo(_table(rows) if rows else "The register is empty.")
