@@ -7,10 +7,13 @@ Order of the checks, each reported with a reason:
   pdf         the file reads as a PDF with the shape rulegen writes: one rendering, then one signature revision,
               then (PAdES B-LT) at most one update holding validation data
   signature   one PAdES signature, cryptographically intact and valid
-  coverage    the signature covers every byte of the file (pyHanko's coverage level, plus the revision count);
+  coverage    the signature covers every byte of the file and no revision follows it (pyHanko's coverage level
+              and modification level, plus the revision count);
               or every byte of its revision, and the update after it is the Document Security Store alone:
               byte for byte the update rulegen writes for the data it holds, rated LTA_UPDATES by pyHanko's
               difference analysis, every certificate, CRL and OCSP response in it signed by its issuer
+  revision    the signature's own revision adds the signature and its field and nothing else: pyHanko's
+              difference analysis of it against the rendering before it (no new /Pages, content stream or page)
   contents    the unsigned gap holds exactly the DER signature in upper-case hex, then zeros (pyHanko alone
               misses a changed byte there)
   certificate the signer's certificate was within its validity period at the signing time it reports
@@ -524,6 +527,7 @@ class _Verifier:
             report.add("signature", False, "the signature value does not verify with the signer's certificate")
         self._timestamp(status, signing_time)
         self._coverage(status)
+        self._signing_revision()
         self._certificate(cert, signing_time)
         issuer = _asn1_name(cert, True)
         if not (status.intact and status.valid):
@@ -562,9 +566,13 @@ class _Verifier:
 
         report = self.report
         coverage = getattr(status.coverage, "name", str(status.coverage))
+        if getattr(status, "docmdp_ok", None) is False:
+            report.add("coverage", False, "pyHanko finds the changes after the signature not permitted by it")
+            return
         if not self.dss_update:
-            if coverage == "ENTIRE_FILE":
-                report.add("coverage", True, "the signature covers the whole file")
+            level = status.modification_level
+            if coverage == "ENTIRE_FILE" and level in (None, ModificationLevel.NONE):
+                report.add("coverage", True, "the signature covers the whole file; no revision follows it")
             else:
                 report.add("coverage", False, f"the signature does not cover the whole file (coverage "
                                               f"{coverage.lower()})")
@@ -582,6 +590,19 @@ class _Verifier:
             report.add("coverage", True, f"the signature covers every byte up to the end of its revision "
                                          f"({self.signature_end:,}); after it, one update adds validation data "
                                          "(the Document Security Store) and changes nothing else")
+
+    def _signing_revision(self) -> None:
+        """The signature's own revision adds the signature and its field, nothing else (pyHanko's difference
+        analysis, applied to the signing revision against the rendering before it)."""
+        from rulegen.filing.signing_revision import SIGNATURE_FIELD, signing_revision_problem
+
+        problem = signing_revision_problem(self.reader, SIGNATURE_FIELD)
+        if problem is None:
+            self.report.add("revision", True, f"the signing revision adds the signature field {SIGNATURE_FIELD!r} "
+                                              "and its signature, and changes nothing of the rendering")
+        else:
+            self.report.add("revision", False, "the signing revision changes the document beyond adding the "
+                                               f"signature: {problem}")
 
     def _validation_data_problem(self) -> str | None:
         try:
