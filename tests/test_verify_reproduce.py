@@ -130,3 +130,30 @@ def test_the_same_signing_without_changes_passes_the_revision_check(signed_filin
     assert revision.ok, revision.detail
     genuine = verify_filing(signed_filing)
     assert next(c for c in genuine.checks if c.name == "revision").ok
+
+
+# --- identity: from the signed offering, never the manifest ----------------------------------------------------------
+
+@pytest.mark.parametrize("field, claim", [("id", "another-offering"), ("jurisdiction", "NJ"), ("version", 9),
+                                          ("effective_date", "2026-01-01")])
+def test_a_manifest_claiming_another_identity_fails_and_reports_the_true_one(pki, tmp_path, field, claim):
+    def claim_another(manifest):
+        manifest["offering"][field] = claim
+        if field == "effective_date":
+            manifest["date"] = claim
+
+    report = verify_filing(build(tmp_path / "claims", pki, edit=claim_another))
+    assert report.exit_code == 1 and report.status == "failed", report.verdict
+    detail = failed(report)["identity"]
+    assert f"{field} {claim!r}" in detail and "filing-test-pa revision 3 for PA" in detail
+    assert (report.offering_id, report.jurisdiction, report.revision, report.effective_date, report.operator) == (
+        "filing-test-pa", "PA", 3, "2027-03-01", "Test Pennsylvania Casino")
+    payload = report.to_json()
+    assert (payload["offering_id"], payload["jurisdiction"], payload["revision"]) == ("filing-test-pa", "PA", 3)
+
+
+def test_the_identity_of_a_genuine_filing_is_the_offerings(signed_filing):
+    report = verify_filing(signed_filing)
+    identity = next(c for c in report.checks if c.name == "identity")
+    assert identity.ok and "read from the signed offering" in identity.detail
+    assert (report.offering_id, report.revision) == ("filing-test-pa", 3)

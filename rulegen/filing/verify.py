@@ -24,6 +24,8 @@ Order of the checks, each reported with a reason:
               that data alone (nothing is fetched: a missing or failing proof fails the filing)
   manifest    manifest.json is attached, canonical, and of a format this rulegen reads
   offering    the attached offering's bytes match the manifest's SHA-256 (and the logo's, if any)
+  identity    the offering's id, jurisdiction, revision and effective date, and its operator, are read from the
+              signed, attached offering (never from the manifest); a manifest saying otherwise fails
   attachments nothing else is attached
   final       the build was --final with every sign-off role, and the signer's name is the one recorded
   outputs     the whole package: every output the manifest lists, and manifest.json, is beside the filing and
@@ -880,10 +882,6 @@ class _Verifier:
             return
         self.manifest = report.manifest = manifest
         head = _dict(manifest.get("offering"))
-        report.offering_id = _text_or_none(head.get("id"))
-        report.jurisdiction = _text_or_none(head.get("jurisdiction"))
-        report.revision = head.get("version") if isinstance(head.get("version"), (int, str)) else None
-        report.effective_date = _text_or_none(head.get("effective_date"))
         report.add("manifest", True, f"attached, canonical, {len(raw):,} bytes (SHA-256 {sha256(raw)[:16]}...)")
 
         offering = head
@@ -903,11 +901,44 @@ class _Verifier:
             else:
                 report.add(label, True, f"the attached {name!r} ({len(content):,} bytes) matches the manifest")
                 if label == "offering":
-                    report.operator = _operator_of(content)
                     report.offering_source, report.offering_name = content, name
+                    self._identity(content, name or "offering.yaml", manifest)
         extra = sorted(set(self.attachments) - set(expected) - {MANIFEST_NAME})
         if extra:
             report.add("attachments", False, "attached but not in the manifest: " + ", ".join(map(repr, extra)))
+
+    def _identity(self, source: bytes, name: str, manifest: dict[str, Any]) -> None:
+        """Which offering this is (id, jurisdiction, revision, effective date, operator) is read from the signed,
+        attached offering, never from the manifest; a manifest that says otherwise fails."""
+        from rulegen.filing.manifest import IDENTITY_FIELDS, offering_identity
+        from rulegen.offering import parse_offering
+
+        report = self.report
+        try:
+            offering = parse_offering(source, name)
+        except Exception as exc:
+            report.add("identity", False, f"the attached offering cannot be read: {_reason(exc)}")
+            return
+        identity = offering_identity(offering)
+        report.offering_id = _text_or_none(identity["id"])
+        report.jurisdiction = _text_or_none(identity["jurisdiction"])
+        version = identity["version"]
+        report.revision = version if isinstance(version, (int, str)) and not isinstance(version, bool) else None
+        report.effective_date = _text_or_none(identity["effective_date"])
+        report.operator = _operator_of(source)
+        head = _dict(manifest.get("offering"))
+        wrong = [f"{field} {head.get(field)!r} (the offering says {identity[field]!r})" for field in IDENTITY_FIELDS
+                 if head.get(field) != identity[field]]
+        if manifest.get("date") != identity["effective_date"]:
+            wrong.append(f"date {manifest.get('date')!r} (the offering's effective date is "
+                         f"{identity['effective_date']!r})")
+        true = (f"{report.offering_id} revision {report.revision} for {report.jurisdiction}, effective "
+                f"{report.effective_date}, operator {report.operator}")
+        if wrong:
+            report.add("identity", False, f"the manifest claims another identity than the signed offering's ({true}): "
+                       + "; ".join(wrong))
+        else:
+            report.add("identity", True, f"read from the signed offering: {true}; the manifest says the same")
 
     def _final(self) -> None:
         report, manifest = self.report, self.manifest
