@@ -193,6 +193,18 @@ def _finding_json(finding: object, offering_name: str) -> JSON:
     return entry
 
 
+IDENTITY_FIELDS = ("id", "jurisdiction", "version", "effective_date")
+
+
+def offering_identity(offering: Offering) -> dict[str, JSON]:
+    """Which offering, where and which revision: the manifest's `offering` fields as the offering file gives them
+    (`verify` reads them from the signed, attached offering and requires the manifest to say the same)."""
+    data = offering.data if isinstance(offering.data, dict) else {}
+    head = data.get("offering")
+    head = head if isinstance(head, dict) else {}
+    return {name: jsonable(head.get(name)) for name in IDENTITY_FIELDS}
+
+
 def build_manifest(*, offering: Offering, jurisdiction_code: str | None, outputs: Mapping[str, bytes],
                    options: Mapping[str, object], findings: Iterable[object], signoffs: Iterable[object] | None = None,
                    logo: tuple[str, bytes] | None = None,
@@ -216,13 +228,7 @@ def build_manifest(*, offering: Offering, jurisdiction_code: str | None, outputs
         signoffs = data.get("signoff") or []
     return {
         "format": MANIFEST_FORMAT,
-        "offering": {
-            **_file_entry(name, offering.source),
-            "id": head.get("id"),
-            "jurisdiction": head.get("jurisdiction"),
-            "version": head.get("version"),
-            "effective_date": jsonable(head.get("effective_date")),
-        },
+        "offering": {**_file_entry(name, offering.source), **offering_identity(offering)},
         "logo": _file_entry(*logo) if logo else None,
         "outputs": hashed,
         "software": software_versions(),

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
 from rulegen.errors import InputError
+from rulegen.filing.signing_revision import SIGNATURE_FIELD
 
 PASSPHRASE_ENV = "RULEGEN_SIGN_PASSPHRASE"
-SIGNATURE_FIELD = "RulegenFilingSignature"
 
 
 def passphrase_from_env() -> bytes | None:

@@ -7,10 +7,13 @@ Order of the checks, each reported with a reason:
   pdf         the file reads as a PDF with the shape rulegen writes: one rendering, then one signature revision,
               then (PAdES B-LT) at most one update holding validation data
   signature   one PAdES signature, cryptographically intact and valid
-  coverage    the signature covers every byte of the file (pyHanko's coverage level, plus the revision count);
+  coverage    the signature covers every byte of the file and no revision follows it (pyHanko's coverage level
+              and modification level, plus the revision count);
               or every byte of its revision, and the update after it is the Document Security Store alone:
               byte for byte the update rulegen writes for the data it holds, rated LTA_UPDATES by pyHanko's
               difference analysis, every certificate, CRL and OCSP response in it signed by its issuer
+  revision    the signature's own revision adds the signature and its field and nothing else: pyHanko's
+              difference analysis of it against the rendering before it (no new /Pages, content stream or page)
   contents    the unsigned gap holds exactly the DER signature in upper-case hex, then zeros (pyHanko alone
               misses a changed byte there)
   certificate the signer's certificate was within its validity period at the signing time it reports
@@ -21,6 +24,8 @@ Order of the checks, each reported with a reason:
               that data alone (nothing is fetched: a missing or failing proof fails the filing)
   manifest    manifest.json is attached, canonical, and of a format this rulegen reads
   offering    the attached offering's bytes match the manifest's SHA-256 (and the logo's, if any)
+  identity    the offering's id, jurisdiction, revision and effective date, and its operator, are read from the
+              signed, attached offering (never from the manifest); a manifest saying otherwise fails
   attachments nothing else is attached
   final       the build was --final with every sign-off role, and the signer's name is the one recorded
   outputs     the whole package: every output the manifest lists, and manifest.json, is beside the filing and
@@ -524,6 +529,7 @@ class _Verifier:
             report.add("signature", False, "the signature value does not verify with the signer's certificate")
         self._timestamp(status, signing_time)
         self._coverage(status)
+        self._signing_revision()
         self._certificate(cert, signing_time)
         issuer = _asn1_name(cert, True)
         if not (status.intact and status.valid):
@@ -562,9 +568,13 @@ class _Verifier:
 
         report = self.report
         coverage = getattr(status.coverage, "name", str(status.coverage))
+        if getattr(status, "docmdp_ok", None) is False:
+            report.add("coverage", False, "pyHanko finds the changes after the signature not permitted by it")
+            return
         if not self.dss_update:
-            if coverage == "ENTIRE_FILE":
-                report.add("coverage", True, "the signature covers the whole file")
+            level = status.modification_level
+            if coverage == "ENTIRE_FILE" and level in (None, ModificationLevel.NONE):
+                report.add("coverage", True, "the signature covers the whole file; no revision follows it")
             else:
                 report.add("coverage", False, f"the signature does not cover the whole file (coverage "
                                               f"{coverage.lower()})")
@@ -582,6 +592,19 @@ class _Verifier:
             report.add("coverage", True, f"the signature covers every byte up to the end of its revision "
                                          f"({self.signature_end:,}); after it, one update adds validation data "
                                          "(the Document Security Store) and changes nothing else")
+
+    def _signing_revision(self) -> None:
+        """The signature's own revision adds the signature and its field, nothing else (pyHanko's difference
+        analysis, applied to the signing revision against the rendering before it)."""
+        from rulegen.filing.signing_revision import SIGNATURE_FIELD, signing_revision_problem
+
+        problem = signing_revision_problem(self.reader, SIGNATURE_FIELD)
+        if problem is None:
+            self.report.add("revision", True, f"the signing revision adds the signature field {SIGNATURE_FIELD!r} "
+                                              "and its signature, and changes nothing of the rendering")
+        else:
+            self.report.add("revision", False, "the signing revision changes the document beyond adding the "
+                                               f"signature: {problem}")
 
     def _validation_data_problem(self) -> str | None:
         try:
@@ -859,10 +882,6 @@ class _Verifier:
             return
         self.manifest = report.manifest = manifest
         head = _dict(manifest.get("offering"))
-        report.offering_id = _text_or_none(head.get("id"))
-        report.jurisdiction = _text_or_none(head.get("jurisdiction"))
-        report.revision = head.get("version") if isinstance(head.get("version"), (int, str)) else None
-        report.effective_date = _text_or_none(head.get("effective_date"))
         report.add("manifest", True, f"attached, canonical, {len(raw):,} bytes (SHA-256 {sha256(raw)[:16]}...)")
 
         offering = head
@@ -882,11 +901,44 @@ class _Verifier:
             else:
                 report.add(label, True, f"the attached {name!r} ({len(content):,} bytes) matches the manifest")
                 if label == "offering":
-                    report.operator = _operator_of(content)
                     report.offering_source, report.offering_name = content, name
+                    self._identity(content, name or "offering.yaml", manifest)
         extra = sorted(set(self.attachments) - set(expected) - {MANIFEST_NAME})
         if extra:
             report.add("attachments", False, "attached but not in the manifest: " + ", ".join(map(repr, extra)))
+
+    def _identity(self, source: bytes, name: str, manifest: dict[str, Any]) -> None:
+        """Which offering this is (id, jurisdiction, revision, effective date, operator) is read from the signed,
+        attached offering, never from the manifest; a manifest that says otherwise fails."""
+        from rulegen.filing.manifest import IDENTITY_FIELDS, offering_identity
+        from rulegen.offering import parse_offering
+
+        report = self.report
+        try:
+            offering = parse_offering(source, name)
+        except Exception as exc:
+            report.add("identity", False, f"the attached offering cannot be read: {_reason(exc)}")
+            return
+        identity = offering_identity(offering)
+        report.offering_id = _text_or_none(identity["id"])
+        report.jurisdiction = _text_or_none(identity["jurisdiction"])
+        version = identity["version"]
+        report.revision = version if isinstance(version, (int, str)) and not isinstance(version, bool) else None
+        report.effective_date = _text_or_none(identity["effective_date"])
+        report.operator = _operator_of(source)
+        head = _dict(manifest.get("offering"))
+        wrong = [f"{field} {head.get(field)!r} (the offering says {identity[field]!r})" for field in IDENTITY_FIELDS
+                 if head.get(field) != identity[field]]
+        if manifest.get("date") != identity["effective_date"]:
+            wrong.append(f"date {manifest.get('date')!r} (the offering's effective date is "
+                         f"{identity['effective_date']!r})")
+        true = (f"{report.offering_id} revision {report.revision} for {report.jurisdiction}, effective "
+                f"{report.effective_date}, operator {report.operator}")
+        if wrong:
+            report.add("identity", False, f"the manifest claims another identity than the signed offering's ({true}): "
+                       + "; ".join(wrong))
+        else:
+            report.add("identity", True, f"read from the signed offering: {true}; the manifest says the same")
 
     def _final(self) -> None:
         report, manifest = self.report, self.manifest

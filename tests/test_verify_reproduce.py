@@ -1,0 +1,159 @@
+"""VERIFIED means rulegen reproduces every byte from the signed offering.
+
+The adversary holds a genuine signing certificate the regulator trusts (the test PKI's signer, trusted through
+RULEGEN_TRUST) and files a package that is signed and hashed consistently, but whose documents are not what the
+signed offering gives: a shadow change inside the signature's own revision, a sign or appendix from another
+offering, a manifest that claims another identity. Each must fail, naming what is wrong; a genuine filing
+verifies.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulegen.filing import verify_filing
+from rulegen.filing.pdf import open_reader, revision_end
+from rulegen.filing.signing import SIGNATURE_FIELD
+from tests.filing_factory import PASSPHRASE, build, make_trusted_pki
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory) -> dict:
+    return make_trusted_pki(tmp_path_factory.mktemp("pki"), tmp_path_factory.mktemp("trusted"))
+
+
+@pytest.fixture(autouse=True)
+def _trust_the_test_root(pki, monkeypatch):
+    monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
+
+
+@pytest.fixture(scope="module")
+def signed_filing(tmp_path_factory, pki) -> Path:
+    return build(tmp_path_factory.mktemp("signed") / "filing-test-pa", pki)
+
+
+def failed(report) -> dict[str, str]:
+    return {c.name: c.detail for c in report.checks if c.ok is False}
+
+
+# --- the signature's own revision ----------------------------------------------------------------------------------
+
+def sign_with_changes(unsigned: bytes, identity: Path, change) -> bytes:
+    """What a dishonest filer does: open the rendering for an incremental update, `change(writer)` it, then sign
+    in that same update with a trusted identity, as rulegen's signing does (same field, PAdES, SHA-256). The
+    signature then covers a revision that holds the extra changes."""
+    from cryptography.hazmat.primitives.serialization import pkcs12
+    from pyhanko.keys.internal import translate_pyca_cryptography_cert_to_asn1, translate_pyca_cryptography_key_to_asn1
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import fields, signers
+    from pyhanko_certvalidator.registry import SimpleCertificateStore
+
+    key, cert, others = pkcs12.load_key_and_certificates(identity.read_bytes(), PASSPHRASE)
+    signer = signers.SimpleSigner(
+        signing_key=translate_pyca_cryptography_key_to_asn1(key),
+        signing_cert=translate_pyca_cryptography_cert_to_asn1(cert),
+        cert_registry=SimpleCertificateStore.from_certs([translate_pyca_cryptography_cert_to_asn1(c) for c in others]))
+    writer = IncrementalPdfFileWriter(io.BytesIO(unsigned), strict=True)
+    change(writer)
+    output = io.BytesIO()
+    signers.sign_pdf(writer, signers.PdfSignatureMetadata(field_name=SIGNATURE_FIELD, md_algorithm="sha256",
+                                                          subfilter=fields.SigSeedSubFilter.PADES,
+                                                          signer_key_usage=set()),
+                     signer=signer, output=output)
+    return output.getvalue()
+
+
+def append_content_to_page_one(writer) -> None:
+    from pyhanko.pdf_utils import generic
+
+    page = writer.root["/Pages"]["/Kids"][0].get_object()
+    stream = writer.add_object(generic.StreamObject(stream_data=b"BT /F1 40 Tf 72 72 Td (ANTE $1,000) Tj ET"))
+    contents = page.raw_get("/Contents")
+    page["/Contents"] = generic.ArrayObject([*(contents if isinstance(contents, generic.ArrayObject) else [contents]),
+                                             stream])
+    writer.update_container(page)
+
+
+def replace_pages(writer) -> None:
+    """A new /Pages tree whose one page shows other content, in place of the rendering's."""
+    from pyhanko.pdf_utils import generic
+
+    old_page = writer.root["/Pages"]["/Kids"][0].get_object()
+    stream = writer.add_object(generic.StreamObject(stream_data=b"BT /F1 40 Tf 72 72 Td (ANTE $1,000) Tj ET"))
+    pages_ref = writer.add_object(generic.DictionaryObject({generic.NameObject("/Type"): generic.NameObject("/Pages"),
+                                                            generic.NameObject("/Count"): generic.NumberObject(1)}))
+    page = generic.DictionaryObject({
+        generic.NameObject("/Type"): generic.NameObject("/Page"),
+        generic.NameObject("/Parent"): pages_ref,
+        generic.NameObject("/MediaBox"): old_page["/MediaBox"],
+        generic.NameObject("/Resources"): old_page.raw_get("/Resources"),
+        generic.NameObject("/Contents"): stream,
+    })
+    pages_ref.get_object()[generic.NameObject("/Kids")] = generic.ArrayObject([writer.add_object(page)])
+    writer.root[generic.NameObject("/Pages")] = pages_ref
+    writer.update_root()
+
+
+def change_nothing(writer) -> None:
+    pass
+
+
+@pytest.mark.parametrize("change", [append_content_to_page_one, replace_pages])
+def test_a_shadow_change_in_the_signing_revision_fails(signed_filing, pki, tmp_path, change):
+    data = signed_filing.read_bytes()
+    unsigned = data[: revision_end(data, open_reader(data), 0)]
+    shutil.copytree(signed_filing.parent, tmp_path / "package")
+    target = tmp_path / "package" / "rules.pdf"
+    shadowed = sign_with_changes(unsigned, pki["signer"], change)
+    assert shadowed.startswith(unsigned) and open_reader(shadowed).xrefs.total_revisions == 2
+    target.write_bytes(shadowed)
+    report = verify_filing(target)
+    assert report.exit_code == 1 and report.status == "failed", report.verdict
+    problems = failed(report)
+    assert "beyond adding the signature" in problems["revision"], problems
+    signature = next(c for c in report.checks if c.name == "signature")
+    assert signature.ok and report.trusted  # a trusted signer, an intact signature: the revision alone gives it away
+
+
+def test_the_same_signing_without_changes_passes_the_revision_check(signed_filing, pki, tmp_path):
+    data = signed_filing.read_bytes()
+    unsigned = data[: revision_end(data, open_reader(data), 0)]
+    shutil.copytree(signed_filing.parent, tmp_path / "package")
+    target = tmp_path / "package" / "rules.pdf"
+    target.write_bytes(sign_with_changes(unsigned, pki["signer"], change_nothing))
+    report = verify_filing(target)
+    revision = next(c for c in report.checks if c.name == "revision")
+    assert revision.ok, revision.detail
+    genuine = verify_filing(signed_filing)
+    assert next(c for c in genuine.checks if c.name == "revision").ok
+
+
+# --- identity: from the signed offering, never the manifest ----------------------------------------------------------
+
+@pytest.mark.parametrize("field, claim", [("id", "another-offering"), ("jurisdiction", "NJ"), ("version", 9),
+                                          ("effective_date", "2026-01-01")])
+def test_a_manifest_claiming_another_identity_fails_and_reports_the_true_one(pki, tmp_path, field, claim):
+    def claim_another(manifest):
+        manifest["offering"][field] = claim
+        if field == "effective_date":
+            manifest["date"] = claim
+
+    report = verify_filing(build(tmp_path / "claims", pki, edit=claim_another))
+    assert report.exit_code == 1 and report.status == "failed", report.verdict
+    detail = failed(report)["identity"]
+    assert f"{field} {claim!r}" in detail and "filing-test-pa revision 3 for PA" in detail
+    assert (report.offering_id, report.jurisdiction, report.revision, report.effective_date, report.operator) == (
+        "filing-test-pa", "PA", 3, "2027-03-01", "Test Pennsylvania Casino")
+    payload = report.to_json()
+    assert (payload["offering_id"], payload["jurisdiction"], payload["revision"]) == ("filing-test-pa", "PA", 3)
+
+
+def test_the_identity_of_a_genuine_filing_is_the_offerings(signed_filing):
+    report = verify_filing(signed_filing)
+    identity = next(c for c in report.checks if c.name == "identity")
+    assert identity.ok and "read from the signed offering" in identity.detail
+    assert (report.offering_id, report.revision) == ("filing-test-pa", 3)
