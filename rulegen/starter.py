@@ -183,7 +183,17 @@ def _forbidden_words(code: str, key: str) -> str | None:
     return None
 
 
+def required_wagers(code: str) -> list[str]:
+    """The optional wagers (by their `--with` names) that the jurisdiction requires every offering to offer."""
+    required: set[str] = set()
+    for fragment in _read_json(_schema_path(code)).get("allOf", []):
+        if "if" not in fragment:
+            required.update(fragment.get("required", []))
+    return [name for name, key in OPTIONAL_WAGERS.items() if key in required]
+
+
 def starter_data(code: str, wagers: list[str], today: datetime.date) -> Schema:
+    wagers = list(dict.fromkeys([*required_wagers(code), *wagers]))
     schema = combined_schema(code)
     allowed = schema["properties"]
     sample = _sample(code)
