@@ -143,6 +143,7 @@ class PayoutLimit:
     amount: Decimal | None
     covers: tuple[str, ...]  # the wagers the limit applies to, in the data's order
     counted_in_max_win: tuple[str, ...]  # the wagers counted in the maximum win per round at the minimum wager
+    by_rule: bool = False  # the amount is the figure the jurisdiction's rule sets, the offering stating none
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,8 @@ def _md() -> dict[str, list[Change]]:
                                     spin(kind="xtreme", wager=1, paytable="A", community_pay="A",
                                          trigger="pair_or_suited_hole_cards",
                                          top_prize=top("progressive", 2500, 2500, 2))],
-        "no-fcb-no-spin": [DEALING["shoe-manual-1"], without("five_card_bonus", "bonus_spin"), displays("layout", "layout")],
+        "no-fcb-no-spin": [DEALING["shoe-manual-1"], without("five_card_bonus", "bonus_spin"),
+                           displays("layout", "layout")],
         "spin-only": [DEALING["autoshoe-auto-2"], without("five_card_bonus")],
         "no-limit": [limit(None), without("bonus_spin")],
     }
@@ -147,6 +148,8 @@ def _nj() -> dict[str, list[Change]]:
         "t5-progressive": [DEALING["autoshoe-auto-2"], table("5", 1, top("progressive", 5000, 5000, 2))],
         "no-spin": [DEALING["hand-counting-2"], without("bonus_spin"), displays("sign", "sign")],
         "shoe-auto-layout": [DEALING["shoe-auto-1"], displays("layout", "layout")],
+        "no-limit-stated": [DEALING["autoshoe-counting-1"], limit(None)],
+        "t4-merch-hand": [DEALING["hand-counting-2"], table("4", 1, top("merchandise", 5000, description="A motorcycle"))],
     }
 
 

@@ -104,6 +104,15 @@ def load_and_validate(path: Path, display: str | None = None) -> tuple[Any, list
 
 # --- 2. math ----------------------------------------------------------------------------------------------------
 
+def settled(loaded: Offering) -> ResolvedOffering:
+    """The offering resolved, with a payout limit the jurisdiction's rule sets by itself filled in (the math layer
+    computes it), so that every document prints the same limit."""
+    from rulegen.math.report import with_limit_by_rule
+
+    offering: ResolvedOffering = with_limit_by_rule(resolve(loaded))
+    return offering
+
+
 def math_results(offering: ResolvedOffering, *, use_cache: bool = True,
                  progress: MathProgress | None = None) -> MathReport:
     """The math layer's typed results for the resolved offering (rulegen.math.results)."""
@@ -246,7 +255,7 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
         raise InputError(f"the signing identity {options.sign} does not exist")
     loaded, findings = load_and_validate(Path(path), display)
     check_previous(options.previous, loaded)
-    offering = resolve(loaded)
+    offering = settled(loaded)
     draft = draft_status(offering, options.final)
     # The cheap checks come before the math and the rendering: an unwritable output folder or a signing
     # identity that cannot be opened stops the build at once, not after a minute of work.
@@ -314,7 +323,7 @@ def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False
     """The sign alone, validated (for `rulegen signage`): (pdf bytes, offering, findings)."""
     check_sign_size(size)
     loaded, findings = load_and_validate(Path(path), display)
-    offering = resolve(loaded)
+    offering = settled(loaded)
     draft = draft_status(offering, final)
     rendering = documents.signage_rendering(offering, draft=draft, size=size, print_proof=print_proof)
     return rendering.pdf, loaded, findings + rendering.findings  # the logo's resolution, measured as laid out
@@ -362,7 +371,7 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
             logo_path.parent.mkdir(parents=True, exist_ok=True)
             logo_path.write_bytes(logo[1])
         loaded, _findings = load_and_validate(root / safe_name, safe_name)
-        offering = resolve(loaded)
+        offering = settled(loaded)
         draft = draft_status(offering, bool(options.get("final")))
         results = math_results(offering)
         check_figures(manifest.get("figures"), filing_figures(results))

@@ -111,7 +111,9 @@ def register(app: typer.Typer) -> None:
             if errors:
                 raise InvalidOfferingError(f"{file} has {len(errors)} error{'s' if len(errors) != 1 else ''}; "
                                            "fix them before computing its math", errors)
-            resolved = resolve(offering)
+            from rulegen.build import settled
+
+            resolved = settled(offering)
             console = Console(file=terminal.raw(sys.stderr))
             show = console.is_terminal or bool(os.environ.get("RULEGEN_PROGRESS"))
             with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),

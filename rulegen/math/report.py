@@ -73,6 +73,25 @@ def verification_checks(analysis: MainGameAnalysis, five, six) -> tuple[Verifica
     return tuple(checks)
 
 
+def with_limit_by_rule(offering: ResolvedOffering) -> ResolvedOffering:
+    """The offering with its payout limit filled in where the jurisdiction's rule sets the limit itself (N.J.A.C.
+    13:69F-40.11(d): it "shall be" the greater of the base amount and the maximum win per round at the minimum
+    wager) and the offering states none; any other offering unchanged."""
+    from dataclasses import replace
+
+    limit = offering.payout_limit
+    rule = offering.jurisdiction.cited("payout_limit", "rule")
+    if limit.amount is not None or rule is None or rule.value != "equals_greater_of":
+        return offering
+    base = offering.jurisdiction.cited("payout_limit", "base_amount")
+    max_win = max_win_per_round(offering.game_rules, offering.limits.ante.minimum,
+                                offering.five_card_bonus_minimum if "five_card_bonus" in limit.counted_in_max_win
+                                else None, frozenset(limit.counted_in_max_win))
+    figure = max(Decimal(str(base.value)), max_win.amount) if base is not None and base.value is not None \
+        else max_win.amount
+    return replace(offering, payout_limit=replace(limit, amount=figure, by_rule=True))
+
+
 def offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progress=None) -> MathReport:
     """The math report of one resolved offering: its rules, at its minimum and maximum ante and minimum bonus
     wager, with the maximum win counting the wagers its jurisdiction counts."""

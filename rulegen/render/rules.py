@@ -62,6 +62,7 @@ class PayoutLimitView(TypedDict):
     base: CitedView | None
     covers: CitedView | None
     covers_names: list[str]
+    by_rule: bool
     display: str | None
     display_rule: CitedView | None
     max_win: Decimal
@@ -170,6 +171,7 @@ def payout_limit(offering: ResolvedOffering, results: MathReport) -> PayoutLimit
         "base": base,
         "covers": covers,
         "covers_names": [tables.WAGER_NAMES.get(w, w) for w in offering.payout_limit.covers],
+        "by_rule": offering.payout_limit.by_rule,
         "display": offering.table.payout_limit_display,
         "display_rule": display,
         "max_win": max_win.amount,

@@ -61,6 +61,10 @@ def payout_limit(ctx: Context, check: Check) -> None:
             ctx.add(check, node, "warning",
                     f"payout_limit.amount is {dollars(amount)}, below the maximum win per round at the minimum "
                     f"wager: {how}; the cap would cut such a win", rule.citation)
+    elif kind == "equals_greater_of":
+        ctx.add(check, ("payout_limit",), "note",
+                f"payout_limit is not stated; the text sets it at {dollars(figure)} ({how}), and the documents print "
+                "that figure as the limit", rule.citation, key=True, rule="limit-by-rule")
     place = node if amount is not None else ("payout_limit",)
     if rule.reading:
         ctx.add(check, place, "note", f"{dotted(place)}: {rule.reading}", rule.citation, key=key, rule="reading")
@@ -111,5 +115,6 @@ def maximum_win(offering: Offering, jurisdiction: Jurisdiction):
 
 CHECKS = (
     Check("payout limit stated", ("payout_limit",), ("payout_limit", "required"), "limit-stated", limit_stated),
-    Check("payout limit", ("payout_limit", "amount"), ("payout_limit", "rule"), "limit", payout_limit, gate=True, also=("reading",)),
+    Check("payout limit", ("payout_limit", "amount"), ("payout_limit", "rule"), "limit", payout_limit, gate=True,
+          also=("reading", "limit-by-rule")),
 )
