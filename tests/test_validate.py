@@ -101,7 +101,6 @@ CASES = [
     # deck changes
     ("md", {("cards", "deck_change_hours"): 9}, ("cards", "deck_change_hours"), MD + "Chapter 3 §C"),
     ("pa", {("cards", "deck_change_hours"): 5}, ("cards", "deck_change_hours"), PA + "674a.3(c)"),
-    ("md", {("cards", "deck_change_hours"): DELETE}, ("cards", "deck_change_hours"), MD + "Chapter 3 §C"),
     # dealing from the hand needs an automated shuffler
     ("md", {("cards", "dealing"): "hand", ("cards", "deck_change_hours"): 4, ("cards", "decks"): 1,
             ("cards", "back_colours"): ["red"], ("cards", "shuffling"): "manual"}, ("cards", "shuffling"), MD + "Chapter 9 §A(1)"),
@@ -155,6 +154,31 @@ CASES = [
                          ids=[f"{c[0]}-{'-'.join(map(str, next(iter(c[1]))))}-{i}" for i, c in enumerate(CASES)])
 def test_each_broken_rule_is_an_error_at_its_line_with_its_citation(tmp_path, base, changes, node, citation):
     report = expect(mutated(tmp_path, base, changes), node, citation, key=True)
+    assert report.status == 1
+
+
+@pytest.mark.parametrize("base, changes", [
+    ("md", {("cards", "deck_change_hours"): DELETE}),  # Chapter 3 §C fixes the interval: the documents print it
+    ("pa", {("cards", "deck_change_hours"): DELETE}),  # § 674a.3(c) likewise
+    ("md", {("table", "payout_limit_display"): DELETE}),  # Maryland sets no rule on where the limit is shown
+    ("nj", {("payout_limit",): DELETE}),  # 40.11(d) sets the limit itself: the documents print the figure
+    ("nj", {("bonus_spin", "paytable"): "4", ("bonus_spin", "wager"): 1,
+            ("bonus_spin", "top_prize"): {"kind": "merchandise", "initial": 5000, "description": "A motorcycle"}}),
+])
+def test_what_the_text_settles_itself_is_not_refused(tmp_path, base, changes):
+    report = validate_file(mutated(tmp_path, base, changes))
+    assert report.status == 0, "\n".join(f.format() for f in report.findings)
+
+
+def test_a_new_jersey_limit_left_out_is_the_figure_the_rule_sets(tmp_path):
+    report = validate_file(mutated(tmp_path, "nj", {("payout_limit",): DELETE}))
+    [note] = [f for f in report.findings if f.rule.endswith("limit-by-rule")]
+    assert note.level == "note" and "$50,000" in note.message and note.citation == NJ + "13:69F-40.11(d)"
+
+
+def test_a_new_jersey_table_without_the_five_card_bonus_is_refused(tmp_path):
+    report = expect(mutated(tmp_path, "nj", {("five_card_bonus",): DELETE}), ("five_card_bonus",),
+                    NJ + "13:69E-1.13Z(b)2", key=True)
     assert report.status == 1
 
 
