@@ -134,9 +134,6 @@ CASES = [
     ('house-six-card-row', 'house', {("six_card_bonus", "paytable", "straight"): 30}, ('six_card_bonus', 'paytable', 'straight'),
      'error', 'House rules, Pay Tables', 'HOUSE-PayTables-table-order',
      'six_card_bonus.paytable.straight pays 30 to 1 for a straight, more than a flush (15 to 1) and a full house (20 to 1), better hands; a better hand never pays less than a worse one'),
-    ('nj-no-limit', 'nj', {("payout_limit",): DELETE}, ('payout_limit',),
-     'error', 'N.J.A.C. 13:69F-40.11(d)', 'NJ-40.11d-limit-stated',
-     'payout_limit is missing; the aggregate payout limit shall be $50,000 or the maximum amount one player could win per round at the minimum wager, whichever is greater: state it so the rules document and the sign show it'),
     ('pa-adjacent-boxes', 'pa', {("limits", "adjacent_boxes"): 5, ("table", "positions"): 4}, ('limits', 'adjacent_boxes'),
      'error', '58 Pa. Code § 674a.7(g)', 'PA-674a.7g-adjacent-boxes',
      "limits.adjacent_boxes is 5, more than the table's 4 betting positions (table.positions); one player cannot wager on more boxes than the table has"),
@@ -147,8 +144,14 @@ CASES = [
      'error', '58 Pa. Code § 674a.7', 'PA-674a.7-effective-date',
      'offering.effective_date is 2016-01-04, before 2019-11-02, when § 674a.7 and § 674a.12 took effect as amended (49 Pa.B. 6676); rulegen checks an offering against that text, so the offering cannot take effect before it'),
     ('signoff-after-effective', 'pa', {("signoff",): [{"role": "prepared", "name": "Kevin Brandt", "title": "Analyst", "date": "2030-04-02"}]}, ('signoff', 0, 'date'),
-     'warning', 'offering format', 'FORMAT-signoff-date',
-     'signoff[0].date is 2030-04-02, after offering.effective_date 2027-03-01: the prepared sign-off comes after the offering takes effect'),
+     'error', 'offering format', 'FORMAT-signoff-date',
+     'signoff[0].date is 2030-04-02, after offering.effective_date 2027-03-01: the prepared sign-off would come after the rules take effect; rules take effect only once prepared, reviewed and approved'),
+    ('signoff-out-of-order', 'pa', {("signoff",): [
+        {"role": "prepared", "name": "Kevin Brandt", "title": "Analyst", "date": "2027-02-08"},
+        {"role": "reviewed", "name": "Angela Moretti", "title": "Director", "date": "2027-02-15"},
+        {"role": "approved", "name": "Samuel Okafor", "title": "Officer", "date": "2027-02-01"}]}, ('signoff', 2, 'date'),
+     'error', 'offering format', 'FORMAT-signoff-order',
+     'signoff[2].date is 2027-02-01, before the reviewed sign-off of 2027-02-15: a submission is approved only after it is reviewed'),
     ('date-malformed-once', 'pa', {("offering", "effective_date"): "2027-4-1"}, ('offering', 'effective_date'),
      'error', 'offering format', 'FORMAT-date',
      "offering.effective_date is '2027-4-1', which is not a real date (YYYY-MM-DD)"),
@@ -176,6 +179,9 @@ CASES = [
 # The other message templates, each rendered once and read (the checklist in test_validate.py checks their lines
 # and citations; here, their words).
 MESSAGES = [
+    ('nj-no-limit', 'nj', {("payout_limit",): DELETE}, ('payout_limit',),
+     'note', 'N.J.A.C. 13:69F-40.11(d)', 'NJ-40.11d-limit-by-rule',
+     'payout_limit is not stated; the text sets it at $50,000 (the most one player can win in a round at the minimum wager is $33,070 (antes $10 each and 3x raises of $30: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $5 on flush, ace high (Kc Ac 8c 9c Tc)) and the greater of $50,000 and that is $50,000), and the documents print that figure as the limit'),
     ('finite', 'pa', {("limits", "ante", "maximum"): float("inf")}, ('limits', 'ante', 'maximum'),
      'error', 'offering format', 'FORMAT-finite',
      'limits.ante.maximum is inf; numbers must be finite'),

@@ -84,9 +84,30 @@ def signoff_before_effective(ctx: Context, check: Check) -> None:
         date = as_date(entry.get("date"))
         node = ("signoff", index, "date")
         if date is not None and date > effective and node not in ctx.schema_nodes:
-            ctx.add(check, node, "warning",
+            ctx.add(check, node, "error",
                     f"{dotted(node)} is {date.isoformat()}, after offering.effective_date {effective.isoformat()}: "
-                    f"the {entry.get('role') or 'unnamed'} sign-off comes after the offering takes effect")
+                    f"the {entry.get('role') or 'unnamed'} sign-off would come after the rules take effect; rules "
+                    "take effect only once prepared, reviewed and approved")
+
+
+SIGNOFF_ORDER = ("prepared", "reviewed", "approved")
+
+
+def signoffs_in_order(ctx: Context, check: Check) -> None:
+    """A submission is prepared, then reviewed, then approved: no sign-off is dated before the one it follows."""
+    dated: dict[str, tuple[dt.date, int]] = {}
+    for index, entry in enumerate(ctx.get(("signoff",)) or []):
+        if isinstance(entry, dict) and entry.get("role") in SIGNOFF_ORDER and ("signoff", index, "date") not in \
+                ctx.schema_nodes:
+            date = as_date(entry.get("date"))
+            if date is not None:
+                dated.setdefault(str(entry["role"]), (date, index))
+    for earlier, later in zip(SIGNOFF_ORDER, SIGNOFF_ORDER[1:]):
+        if earlier in dated and later in dated and dated[later][0] < dated[earlier][0]:
+            node = ("signoff", dated[later][1], "date")
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is {dated[later][0].isoformat()}, before the {earlier} sign-off of "
+                    f"{dated[earlier][0].isoformat()}: a submission is {later} only after it is {earlier}")
 
 
 def _dated_sections(j: Jurisdiction) -> list[str]:
@@ -99,4 +120,6 @@ CHECKS = (
     Check("effective no earlier than the text", EFFECTIVE, _dated_sections, "effective-date", effective_after_text),
     Check("sign-off dated before the effective date", ("signoff", ANY, "date"), FORMAT, "signoff-date",
           signoff_before_effective, jurisdictional=False),
+    Check("sign-offs in order", ("signoff", ANY, "date"), FORMAT, "signoff-order", signoffs_in_order,
+          jurisdictional=False),
 )
