@@ -385,7 +385,7 @@ def test_numbers_read_from_the_texts(data):
     assert {row["pays"]: row["community"] for row in table_3["symbols"] if row["community"]} == \
         {500: 100, 200: 50, 25: 15}
     assert sorted(row["position"] for row in table_3["symbols"]) == list(range(12))
-    assert nj["bonus_spin"]["progressive"]["paytables"]["4"]["value"]["top_prize"] == "fixed"
+    assert nj["bonus_spin"]["progressive"]["paytables"]["4"]["value"]["top_prize"] == "fixed_or_merchandise"  # 40.1
     assert nj["bonus_spin"]["progressive"]["paytables"]["5"]["value"]["top_prize"] == "progressive"
     assert "five_card_bonus" not in pa["payout_limit"]["covers"]["value"]
     assert pa["rules"]["adjacent_boxes_required"]["value"] is True

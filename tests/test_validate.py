@@ -183,7 +183,7 @@ def test_a_new_jersey_table_without_the_five_card_bonus_is_refused(tmp_path):
 
 
 def test_house_cap_below_the_maximum_win_is_a_warning(tmp_path):
-    path = mutated(tmp_path, "house", {("payout_limit", "amount"): 500})
+    path = mutated(tmp_path, "house", {})  # the house's own $3,000 cap, below the $3,624 a minimum bettor can win
     report = expect(path, ("payout_limit", "amount"), "House rules", level="warning", words="below")
     assert report.status == 0
 
@@ -272,3 +272,34 @@ def test_a_non_finite_number_gets_one_error_that_names_it(tmp_path, value):
     report = validate_file(path)
     errors = [f for f in report.findings if f.level == "error"]
     assert len(errors) == 1 and "numbers must be finite" in errors[0].message, [f.format() for f in errors]
+
+
+def test_a_card_room_with_other_house_rules_ships_its_own_data(tmp_path, monkeypatch):
+    """The README's example: the bundled house rules refuse a 500-to-1 royal and a $5,000 cap; a data folder
+    whose house.yaml and house.schema.json carry them accepts the same offering."""
+    import json
+    import shutil
+
+    from rulegen.resources import jurisdictions_dir, schemas_dir
+
+    changes = {("paytables", "criss_cross", "royal_flush"): 500, ("payout_limit", "amount"): 5000}
+    path = mutated(tmp_path, "house", changes)
+    refused = {f.rule for f in validate_file(path).findings if f.level == "error"}
+    assert refused == {"HOUSE-PayTables-table-row", "HOUSE-PayTables-house-cap"}
+
+    data = tmp_path / "mycardroom"
+    (data / "schemas").mkdir(parents=True)
+    (data / "jurisdictions").mkdir()
+    schema = json.loads((schemas_dir() / "house.schema.json").read_text(encoding="utf-8"))
+    [cap] = [f for f in schema["allOf"] if "payout_limit" in f.get("properties", {})]
+    cap["properties"]["payout_limit"]["properties"]["amount"]["const"] = 5000
+    (data / "schemas" / "house.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    house = (jurisdictions_dir() / "house.yaml").read_text(encoding="utf-8")
+    assert house.count("{royal_flush: 250, straight_flush: 100, four_of_a_kind: 40, full_house: 10,") == 1
+    (data / "jurisdictions" / "house.yaml").write_text(
+        house.replace("{royal_flush: 250, straight_flush: 100, four_of_a_kind: 40, full_house: 10,",
+                      "{royal_flush: 500, straight_flush: 100, four_of_a_kind: 40, full_house: 10,"), encoding="utf-8")
+    shutil.copy(path, data / "offering.yaml")
+    monkeypatch.setenv("RULEGEN_DATA_PATH", str(data))
+    report = validate_file(data / "offering.yaml")
+    assert report.status == 0, "\n".join(f.format() for f in report.findings)

@@ -91,9 +91,10 @@ def _row_of(table: dict, pay_class: str) -> str | None:
 
 def table_words(ctx: Context, kind: str, name: str, cited) -> str:
     """How a message names an authorized table: "New Jersey's Table 1", "Maryland's standard table"."""
+    owner = f"{ctx.j.name}'" if ctx.j.name.endswith("s") else f"{ctx.j.name}'s"  # "House rules'", "Maryland's"
     if "Table " in cited.citation:
-        return f"{ctx.j.name}'s Table {cited.citation.rsplit('Table ', 1)[1]}"
-    return f"{ctx.j.name}'s {name} {KIND_WORDS[kind]}"
+        return f"{owner} Table {cited.citation.rsplit('Table ', 1)[1]}"
+    return f"{owner} {name} {KIND_WORDS[kind]}"
 
 
 def written_out(ctx: Context, check: Check) -> None:
