@@ -285,11 +285,21 @@ def test_verify_rebuild_renders_the_same_rules_pdf(builds):
 
 
 def test_previous_revision_adds_a_changes_section(tmp_path):
+    import json
+
     sample = next(s for s in SAMPLES if s.stem.startswith("pa"))
     new = tmp_path / "new.yaml"
     new.write_text(sample.read_text().replace("  version: 1", "  version: 2").replace("maximum: 200", "maximum: 300")
                    .replace("effective_date: 2027-04-01", "effective_date: 2027-07-01"))
     result = pipeline.build(new, pipeline.BuildOptions(out_dir=tmp_path / "out", previous=sample))
     text = pdf_text(result.files["rules.pdf"])
-    assert "Changes from revision 1" in text
-    assert result.files["manifest.json"].count(b"changes") >= 1
+    options = json.loads(result.files["manifest.json"])["options"]
+    assert options["previous"] == sample.name
+    changes = options["changes"]  # what the section was made from, recorded so verify --rebuild can remake it
+    assert (changes["from_revision"], changes["to_revision"], changes["effective_date"]) == (1, 2, "2027-07-01")
+    [group] = changes["groups"]
+    [change] = group["changes"]  # the version and the effective date are not changes to the rules
+    assert change["field"] == "limits.ante.maximum" and "$200" in change["text"] and "$300" in change["text"]
+    assert changes["count"] == 1 and changes["summary"] == "1 change to the rules since revision 1"
+    assert f"{changes['title']} {changes['summary']}" in text
+    assert normalize(change["text"]) in text
