@@ -17,6 +17,7 @@ import pytest
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
+from rulegen import vocabulary
 from rulegen.render import filters
 
 
@@ -118,14 +119,20 @@ def test_operator_choices_and_paytables_are_stated(built):
     text, data = built.rules, built.data
     ante = data["limits"]["ante"]
     assert f"{filters.money(ante['minimum'])} to {filters.money(ante['maximum'])}" in text
-    assert "500 to 1" in text or "250 to 1" in text
-    assert "Push" in text
+    # the Criss Cross and ante tables, each row as the offering gives it, in its order, under its heading
+    for kind in ("criss_cross", "ante"):
+        table = getattr(built.resolved, kind)
+        rows = " ".join(f"{vocabulary.HAND_NAMES[hand]} {'Push' if pays == 'push' else f'{pays:,} to 1'}"
+                        for hand, pays in table.entries)
+        assert f"Hand Pays {rows} Any other hand Loses" in text, (kind, rows)
     for role in data.get("signoff") or []:
         assert role["name"] in text
     if data.get("payout_limit"):
         assert filters.money(data["payout_limit"]["amount"]) in text
     if data.get("bonus_spin"):
-        assert filters.money(Decimal(str(data["bonus_spin"]["wager"]))) in text
+        kind = vocabulary.BONUS_SPIN_KINDS[data["bonus_spin"]["kind"]]
+        wager = filters.money(Decimal(str(data["bonus_spin"]["wager"])))
+        assert f"Bonus Spin offered: {kind}, {wager} wager" in text
     if data.get("limits", {}).get("adjacent_boxes"):
         assert "adjacent boxes" in text
 
