@@ -138,12 +138,18 @@ def test_operator_choices_and_paytables_are_stated(built):
 
 
 def test_worked_examples_print_the_settlement_codes_figures(built):
+    """Each example's table, row by row (wager, amount, hand, result, net) and its net for the round, read within
+    that example: a short figure such as +$5 is looked for in its own row, not anywhere in the document."""
     worked = examples.worked_examples(built.resolved)
     assert len(worked) >= 2
-    for example in worked:
-        assert filters.signed_money(example["net"]) in built.rules
+    starts = [built.rules.index(f"Example {n}: ") for n in range(1, len(worked) + 1)]
+    for example, start, end in zip(worked, starts, [*starts[1:], len(built.rules)]):
+        shown = built.rules[start:end]
         for line in example["lines"]:
-            assert filters.signed_money(line["net"]) in built.rules
+            row = (f"{vocabulary.WAGER_NAMES[line['wager']]} {filters.money(line['amount'])} {line['hand']} "
+                   f"{line['result']} {filters.signed_money(line['net'])}")
+            assert normalize(row) in shown, row
+        assert f"Net for the round {filters.signed_money(example['net'])}" in shown
 
 
 def test_payout_limit_figure_comes_from_the_math(built):
