@@ -115,15 +115,19 @@ def test_header_footer_pages_and_draft(built):
             assert "DRAFT" in text, "every page of a draft says DRAFT"
 
 
+def _rows(table) -> str:
+    """A paytable's rows as a document prints them, from the offering's entries: "Royal flush 500 to 1 ..."."""
+    return " ".join(f"{vocabulary.HAND_NAMES[hand]} {'Push' if pays == 'push' else f'{pays:,} to 1'}"
+                    for hand, pays in table.entries)
+
+
 def test_operator_choices_and_paytables_are_stated(built):
     text, data = built.rules, built.data
     ante = data["limits"]["ante"]
     assert f"{filters.money(ante['minimum'])} to {filters.money(ante['maximum'])}" in text
     # the Criss Cross and ante tables, each row as the offering gives it, in its order, under its heading
     for kind in ("criss_cross", "ante"):
-        table = getattr(built.resolved, kind)
-        rows = " ".join(f"{vocabulary.HAND_NAMES[hand]} {'Push' if pays == 'push' else f'{pays:,} to 1'}"
-                        for hand, pays in table.entries)
+        rows = _rows(getattr(built.resolved, kind))
         assert f"Hand Pays {rows} Any other hand Loses" in text, (kind, rows)
     for role in data.get("signoff") or []:
         assert role["name"] in text
@@ -172,18 +176,36 @@ def test_appendix_prints_the_math_results(built):
 
 
 def test_signage_shows_every_paytable_and_the_limits(built):
-    text, data = built.signage, built.data
+    """Each table under its heading with every row of the offering's paytable in order, and the limits in their
+    own sentences (a figure such as $5 is looked for where the sign states it, not anywhere on it)."""
+    text, data, resolved = built.signage, built.data, built.resolved
     ante = data["limits"]["ante"]
-    assert filters.money(ante["minimum"]) in text and filters.money(ante["maximum"]) in text
-    assert "Across" in text and "Antes".upper() in text.upper()
-    if data.get("five_card_bonus"):
-        assert "FIVE CARD BONUS" in text.upper()
-    if data.get("six_card_bonus"):
-        assert "SIX CARD BONUS" in text.upper() and "1,000 to 1" in text
+    assert (f"Two equal antes, each {filters.money(ante['minimum'])} minimum, "
+            f"{filters.money(ante['maximum'])} maximum") in text
+    assert _rows(resolved.criss_cross) in _sign_section(text, "ACROSS, DOWN AND MIDDLE")
+    assert _rows(resolved.ante) in _sign_section(text, "ANTES")
+    for wager, heading in (("five_card_bonus", "FIVE CARD BONUS"), ("six_card_bonus", "SIX CARD BONUS")):
+        side = getattr(resolved, wager)
+        if data.get(wager):
+            assert _rows(side.paytable) in _sign_section(text, heading), wager
+        else:
+            assert side is None and heading not in text
     if data.get("bonus_spin"):
-        assert "BONUS SPIN" in text.upper()
+        assert "BONUS SPIN" in text
     if data.get("payout_limit") and data["table"].get("payout_limit_display") == "sign":
-        assert filters.money(data["payout_limit"]["amount"]) in text
+        assert (f"Aggregate payout limit: {filters.money(data['payout_limit']['amount'])} per player per round"
+                in text)
+
+
+SIGN_HEADINGS = ("ACROSS, DOWN AND MIDDLE", "ANTES", "FIVE CARD BONUS", "SIX CARD BONUS", "BONUS SPIN",
+                 "Aggregate payout limit")
+
+
+def _sign_section(text: str, heading: str) -> str:
+    """The sign's text from `heading` to the next heading."""
+    start = text.index(heading) + len(heading)
+    ends = [found for other in SIGN_HEADINGS if (found := text.find(other, start)) != -1]
+    return text[start:min(ends, default=len(text))]
 
 
 def test_fonts_are_ours_and_embedded(built):
