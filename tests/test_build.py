@@ -132,7 +132,7 @@ def test_operator_choices_and_paytables_are_stated(built):
     for role in data.get("signoff") or []:
         assert role["name"] in text
     if data.get("payout_limit"):
-        assert filters.money(data["payout_limit"]["amount"]) in text
+        assert f"Payout limit {filters.money(data['payout_limit']['amount'])} per player per round" in text
     if data.get("bonus_spin"):
         kind = vocabulary.BONUS_SPIN_KINDS[data["bonus_spin"]["kind"]]
         wager = filters.money(Decimal(str(data["bonus_spin"]["wager"])))
