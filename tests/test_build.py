@@ -157,9 +157,11 @@ def test_worked_examples_print_the_settlement_codes_figures(built):
 
 
 def test_payout_limit_figure_comes_from_the_math(built):
-    max_win = built.math.max_win.amount
-    assert filters.money(max_win) in built.rules
-    assert filters.money(max_win) in built.appendix
+    max_win = filters.money(built.math.max_win.amount)
+    assert f"The most one player can win in a round at the minimum wager is {max_win} at this table" in built.rules
+    assert re.search(r"The most one player can win in one round betting the table minimum \([^)]*\): "
+                     + re.escape(max_win) + r"\. antes " + re.escape(filters.money(built.resolved.limits.ante.minimum)),
+                     built.appendix), max_win
 
 
 def test_appendix_prints_the_math_results(built):
