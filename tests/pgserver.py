@@ -97,6 +97,7 @@ class PostgresServer:
         self.port = _free_port()
         self.started = False
         self.watchdog: subprocess.Popen[bytes] | None = None
+        self.owner = os.getpid()  # a process forked from this one (a build's renderer) never stops the server
 
     def _command(self, *arguments: object) -> list[str]:
         command = [str(a) for a in arguments]
@@ -180,6 +181,8 @@ class PostgresServer:
 
     def stop(self) -> None:
         """Stops the server and removes its folder; a second call does nothing."""
+        if os.getpid() != self.owner:
+            return
         atexit.unregister(self.stop)
         try:
             self.started = False

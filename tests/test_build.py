@@ -17,6 +17,7 @@ import pytest
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
+from rulegen import vocabulary
 from rulegen.render import filters
 
 
@@ -114,35 +115,53 @@ def test_header_footer_pages_and_draft(built):
             assert "DRAFT" in text, "every page of a draft says DRAFT"
 
 
+def _rows(table) -> str:
+    """A paytable's rows as a document prints them, from the offering's entries: "Royal flush 500 to 1 ..."."""
+    return " ".join(f"{vocabulary.HAND_NAMES[hand]} {'Push' if pays == 'push' else f'{pays:,} to 1'}"
+                    for hand, pays in table.entries)
+
+
 def test_operator_choices_and_paytables_are_stated(built):
     text, data = built.rules, built.data
     ante = data["limits"]["ante"]
     assert f"{filters.money(ante['minimum'])} to {filters.money(ante['maximum'])}" in text
-    assert "500 to 1" in text or "250 to 1" in text
-    assert "Push" in text
+    # the Criss Cross and ante tables, each row as the offering gives it, in its order, under its heading
+    for kind in ("criss_cross", "ante"):
+        rows = _rows(getattr(built.resolved, kind))
+        assert f"Hand Pays {rows} Any other hand Loses" in text, (kind, rows)
     for role in data.get("signoff") or []:
         assert role["name"] in text
     if data.get("payout_limit"):
-        assert filters.money(data["payout_limit"]["amount"]) in text
+        assert f"Payout limit {filters.money(data['payout_limit']['amount'])} per player per round" in text
     if data.get("bonus_spin"):
-        assert filters.money(Decimal(str(data["bonus_spin"]["wager"]))) in text
+        kind = vocabulary.BONUS_SPIN_KINDS[data["bonus_spin"]["kind"]]
+        wager = filters.money(Decimal(str(data["bonus_spin"]["wager"])))
+        assert f"Bonus Spin offered: {kind}, {wager} wager" in text
     if data.get("limits", {}).get("adjacent_boxes"):
         assert "adjacent boxes" in text
 
 
 def test_worked_examples_print_the_settlement_codes_figures(built):
+    """Each example's table, row by row (wager, amount, hand, result, net) and its net for the round, read within
+    that example: a short figure such as +$5 is looked for in its own row, not anywhere in the document."""
     worked = examples.worked_examples(built.resolved)
     assert len(worked) >= 2
-    for example in worked:
-        assert filters.signed_money(example["net"]) in built.rules
+    starts = [built.rules.index(f"Example {n}: ") for n in range(1, len(worked) + 1)]
+    for example, start, end in zip(worked, starts, [*starts[1:], len(built.rules)]):
+        shown = built.rules[start:end]
         for line in example["lines"]:
-            assert filters.signed_money(line["net"]) in built.rules
+            row = (f"{vocabulary.WAGER_NAMES[line['wager']]} {filters.money(line['amount'])} {line['hand']} "
+                   f"{line['result']} {filters.signed_money(line['net'])}")
+            assert normalize(row) in shown, row
+        assert f"Net for the round {filters.signed_money(example['net'])}" in shown
 
 
 def test_payout_limit_figure_comes_from_the_math(built):
-    max_win = built.math.max_win.amount
-    assert filters.money(max_win) in built.rules
-    assert filters.money(max_win) in built.appendix
+    max_win = filters.money(built.math.max_win.amount)
+    assert f"The most one player can win in a round at the minimum wager is {max_win} at this table" in built.rules
+    assert re.search(r"The most one player can win in one round betting the table minimum \([^)]*\): "
+                     + re.escape(max_win) + r"\. antes " + re.escape(filters.money(built.resolved.limits.ante.minimum)),
+                     built.appendix), max_win
 
 
 def test_appendix_prints_the_math_results(built):
@@ -159,18 +178,36 @@ def test_appendix_prints_the_math_results(built):
 
 
 def test_signage_shows_every_paytable_and_the_limits(built):
-    text, data = built.signage, built.data
+    """Each table under its heading with every row of the offering's paytable in order, and the limits in their
+    own sentences (a figure such as $5 is looked for where the sign states it, not anywhere on it)."""
+    text, data, resolved = built.signage, built.data, built.resolved
     ante = data["limits"]["ante"]
-    assert filters.money(ante["minimum"]) in text and filters.money(ante["maximum"]) in text
-    assert "Across" in text and "Antes".upper() in text.upper()
-    if data.get("five_card_bonus"):
-        assert "FIVE CARD BONUS" in text.upper()
-    if data.get("six_card_bonus"):
-        assert "SIX CARD BONUS" in text.upper() and "1,000 to 1" in text
+    assert (f"Two equal antes, each {filters.money(ante['minimum'])} minimum, "
+            f"{filters.money(ante['maximum'])} maximum") in text
+    assert _rows(resolved.criss_cross) in _sign_section(text, "ACROSS, DOWN AND MIDDLE")
+    assert _rows(resolved.ante) in _sign_section(text, "ANTES")
+    for wager, heading in (("five_card_bonus", "FIVE CARD BONUS"), ("six_card_bonus", "SIX CARD BONUS")):
+        side = getattr(resolved, wager)
+        if data.get(wager):
+            assert _rows(side.paytable) in _sign_section(text, heading), wager
+        else:
+            assert side is None and heading not in text
     if data.get("bonus_spin"):
-        assert "BONUS SPIN" in text.upper()
+        assert "BONUS SPIN" in text
     if data.get("payout_limit") and data["table"].get("payout_limit_display") == "sign":
-        assert filters.money(data["payout_limit"]["amount"]) in text
+        assert (f"Aggregate payout limit: {filters.money(data['payout_limit']['amount'])} per player per round"
+                in text)
+
+
+SIGN_HEADINGS = ("ACROSS, DOWN AND MIDDLE", "ANTES", "FIVE CARD BONUS", "SIX CARD BONUS", "BONUS SPIN",
+                 "Aggregate payout limit")
+
+
+def _sign_section(text: str, heading: str) -> str:
+    """The sign's text from `heading` to the next heading."""
+    start = text.index(heading) + len(heading)
+    ends = [found for other in SIGN_HEADINGS if (found := text.find(other, start)) != -1]
+    return text[start:min(ends, default=len(text))]
 
 
 def test_fonts_are_ours_and_embedded(built):
@@ -285,11 +322,21 @@ def test_verify_rebuild_renders_the_same_rules_pdf(builds):
 
 
 def test_previous_revision_adds_a_changes_section(tmp_path):
+    import json
+
     sample = next(s for s in SAMPLES if s.stem.startswith("pa"))
     new = tmp_path / "new.yaml"
     new.write_text(sample.read_text().replace("  version: 1", "  version: 2").replace("maximum: 200", "maximum: 300")
                    .replace("effective_date: 2027-04-01", "effective_date: 2027-07-01"))
     result = pipeline.build(new, pipeline.BuildOptions(out_dir=tmp_path / "out", previous=sample))
     text = pdf_text(result.files["rules.pdf"])
-    assert "Changes from revision 1" in text
-    assert result.files["manifest.json"].count(b"changes") >= 1
+    options = json.loads(result.files["manifest.json"])["options"]
+    assert options["previous"] == sample.name
+    changes = options["changes"]  # what the section was made from, recorded so verify --rebuild can remake it
+    assert (changes["from_revision"], changes["to_revision"], changes["effective_date"]) == (1, 2, "2027-07-01")
+    [group] = changes["groups"]
+    [change] = group["changes"]  # the version and the effective date are not changes to the rules
+    assert change["field"] == "limits.ante.maximum" and "$200" in change["text"] and "$300" in change["text"]
+    assert changes["count"] == 1 and changes["summary"] == "1 change to the rules since revision 1"
+    assert f"{changes['title']} {changes['summary']}" in text
+    assert normalize(change["text"]) in text

@@ -63,23 +63,43 @@ def test_typed_analysis_round_trips_exactly():
 
 
 def test_corrupt_or_old_analysis_entry_is_recomputed(tmp_path, monkeypatch):
+    """The real analysis through its public entry point: its progress callback tells a computed analysis (one
+    report per starting hand, 169) from one the cache served (a single report), and a forged entry with a good
+    checksum shows the cache is read. A changed entry, or one in an older format, is recomputed, never trusted."""
+    from dataclasses import replace
+
     from rulegen.game import STANDARD_RULES
     from rulegen.math import main_game as mg
+    from rulegen.math.results import MainGameAnalysis, from_payload, to_payload
 
     monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
-    calls = []
-    monkeypatch.setattr(mg, "_analyse",
-                        lambda cc, ante, progress, rounds: calls.append(1) or _analysis(Fraction(-len(calls), 97)))
-    assert mg.analyse_main_game(STANDARD_RULES).ev_per_ante == Fraction(-1, 97)
-    assert mg.analyse_main_game(STANDARD_RULES).ev_per_ante == Fraction(-1, 97)  # from the cache
+
+    def analyse(**options):
+        reports = []
+        analysis = mg.analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0,
+                                        progress=lambda done, total: reports.append((done, total)), **options)
+        if reports == [(169, 169)]:
+            return analysis, "cache"
+        assert [done for done, _total in reports] == list(range(1, 170)), reports
+        return analysis, "computed"
+
+    computed, how = analyse()
+    assert how == "computed"
     (entry,) = tmp_path.glob("*.json")
-    entry.write_text(entry.read_text().replace('"-1/97"', '"-7/97"'))
-    assert mg.analyse_main_game(STANDARD_RULES).ev_per_ante == Fraction(-2, 97)  # recomputed, never trusted
-    key = entry.stem
-    disk.store(key, {"ev_per_ante": "-1/2", "rounds": 84_284_272_800})  # an entry in an older format, checksum good
-    assert mg.analyse_main_game(STANDARD_RULES).ev_per_ante == Fraction(-3, 97)  # recomputed
-    assert mg.analyse_main_game(STANDARD_RULES, use_cache=False).ev_per_ante == Fraction(-4, 97)
-    assert len(calls) == 4
+    assert analyse() == (computed, "cache")
+    forged = replace(computed, ev_per_ante=computed.ev_per_ante + 1)
+    assert disk.store(entry.stem, to_payload(forged))  # checksum recomputed: what anyone who can write there can do
+    assert analyse() == (forged, "cache")
+    document = json.loads(entry.read_text())
+    document["payload"]["ev_per_ante"] = "-7/97"  # a changed figure: the checksum no longer matches
+    entry.write_text(json.dumps(document))
+    assert analyse() == (computed, "computed")
+    assert from_payload(MainGameAnalysis, disk.load(entry.stem)) == computed  # and written back whole
+    disk.store(entry.stem, {"ev_per_ante": "-1/2", "rounds": 84_284_272_800})  # an older format, checksum good
+    assert analyse() == (computed, "computed")
+    assert disk.store(entry.stem, to_payload(forged))
+    assert analyse(use_cache=False) == (computed, "computed")  # without the cache, the entry is not even read
+    assert from_payload(MainGameAnalysis, disk.load(entry.stem)) == forged  # nor written
 
 
 def _poison(key: str, payload) -> None:

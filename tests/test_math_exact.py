@@ -5,10 +5,6 @@ independent brute force. The whole 169 hands are compared in tests/benchmarks/be
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from numba import njit
@@ -19,11 +15,8 @@ from rulegen.math import exact
 from rulegen.math import main_game as mg
 from rulegen.math.exact_kernels import pay_classes_of
 from rulegen.math.fasteval import evaluate_many
+from tests import conftest_math
 
-_spec = importlib.util.spec_from_file_location("conftest_math", Path(__file__).with_name("conftest_math.py"))
-conftest_math = sys.modules.setdefault("conftest_math", importlib.util.module_from_spec(_spec))
-if not hasattr(conftest_math, "brute_force_hand"):
-    _spec.loader.exec_module(conftest_math)
 
 HOUSE = conftest_math.HOUSE
 # Odd tables: a half (scale 2), thirds with a flat step (scale 3, pay(6-10 pair) = pay(J+ pair)), an ante

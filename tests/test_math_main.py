@@ -2,20 +2,14 @@
 across pair, down pair and middle card, no symmetry or linearity), exact integer agreement; the full analysis
 is marked slow."""
 
-import importlib.util
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS, STANDARD_RULES, Paytable
 from rulegen.math import main_game as mg
+from tests import conftest_math
 
-_spec = importlib.util.spec_from_file_location("conftest_math", Path(__file__).with_name("conftest_math.py"))
-conftest_math = sys.modules.setdefault("conftest_math", importlib.util.module_from_spec(_spec))
-if not hasattr(conftest_math, "brute_force_hand"):
-    _spec.loader.exec_module(conftest_math)
 
 HOUSE = conftest_math.HOUSE
 ODD = conftest_math.ODD

@@ -47,10 +47,20 @@ def test_print_proof_has_bleed_and_crop_marks(tmp_path):
 def test_the_sign_carries_every_paytable_the_limits_and_draft(tmp_path):
     result, out = sign(tmp_path)
     text = re.sub(r"\s+", " ", PdfReader(out).pages[0].extract_text())
-    assert "$5 minimum, $200 maximum" in text
-    assert "500 to 1" in text and "250 to 1" in text and "Push" in text
-    assert "$50,000" in text  # Pennsylvania shows the payout limit on a sign here (58 Pa. Code § 674a.2(b)(6))
-    assert "DRAFT" in text
+    assert "Two equal antes, each $5 minimum, $200 maximum" in text
+    # each table whole under its heading, as the sample's offering gives it
+    assert ("ACROSS, DOWN AND MIDDLE Each bet 1 to 3 times the ante; Middle pays on the higher of the Across and "
+            "Down hands Royal flush 500 to 1 Straight flush 100 to 1 Four of a kind 40 to 1 Full house 12 to 1 "
+            "Flush 8 to 1 Straight 5 to 1 Three of a kind 3 to 1 Two pair 2 to 1 Pair of jacks or better 1 to 1 "
+            "Pair of 6s through 10s Push ANTES") in text
+    assert ("ANTES Ante Across pays on the Across hand, Ante Down on the Down hand Pair of jacks or better 1 to 1 "
+            "Pair of 6s through 10s Push FIVE CARD BONUS") in text
+    assert ("FIVE CARD BONUS The five community cards · $1 to $50 Royal flush 250 to 1 Straight flush 100 to 1 "
+            "Four of a kind 40 to 1 Full house 15 to 1 Flush 10 to 1 Straight 6 to 1 Three of a kind 4 to 1 "
+            "Two pair 3 to 1 Pair of 6s or better 1 to 1 Aggregate") in text
+    # Pennsylvania shows the payout limit on a sign here (58 Pa. Code § 674a.2(b)(6))
+    assert "Aggregate payout limit: $50,000 per player per round" in text
+    assert text.startswith("DRAFT ") and text.endswith(" DRAFT")
 
 
 def test_final_sign_has_no_draft_and_is_reproducible(tmp_path):

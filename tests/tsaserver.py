@@ -10,6 +10,9 @@ The TSA certificate names the CRL; signers from `issue_signer` name both the CRL
 signature timestamped here can carry the revocation data of every certificate in its chains (PAdES B-LT).
 With `revocation=False` the certificates name no revocation source (the B-T case signing refuses to promote).
 `failing = True` makes the revocation services answer 503, as a source that is down.
+
+The server is a daemon thread of the test process: it ends with that process however it ends (a killed run
+included, tests/test_test_servers.py), and `__exit__` stops it at the end of each `with`.
 """
 
 from __future__ import annotations
