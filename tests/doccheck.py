@@ -84,7 +84,8 @@ class Config:
         if self.dealing != "hand":
             found.append((r"\bfrom the (dealer's )?hand\b|\bdealt by hand\b|\bhand-dealt\b", "dealing by hand"))
         if self.decks == 1:
-            found.append((r"\b(two|both|the|other|these|alternate|each) decks\b|\bdecks are\b|\bother deck\b", "a second deck"))
+            found.append((r"\b(two|both|the|other|these|alternate|each) decks\b|\bdecks are\b|\bother deck\b",
+                          "a second deck"))
         if not self.five_card_bonus:
             found.append((r"\b(Five|5) Card Bonus\b", "the Five Card Bonus"))
         if not self.six_card_bonus:

@@ -102,7 +102,6 @@ def register(app: typer.Typer) -> None:
 
         with exits_cleanly():
             from rulegen.offering import load_offering
-            from rulegen.resolved import resolve
             from rulegen.validate import validate_offering
 
             offering = load_offering(file, str(file))
