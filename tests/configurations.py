@@ -149,7 +149,8 @@ def _nj() -> dict[str, list[Change]]:
         "no-spin": [DEALING["hand-counting-2"], without("bonus_spin"), displays("sign", "sign")],
         "shoe-auto-layout": [DEALING["shoe-auto-1"], displays("layout", "layout")],
         "no-limit-stated": [DEALING["autoshoe-counting-1"], limit(None)],
-        "t4-merch-hand": [DEALING["hand-counting-2"], table("4", 1, top("merchandise", 5000, description="A motorcycle"))],
+        "t4-merch-hand": [DEALING["hand-counting-2"],
+                          table("4", 1, top("merchandise", 5000, description="A motorcycle"))],
     }
 
 
