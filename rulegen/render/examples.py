@@ -10,6 +10,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
+from rulegen.vocabulary import TRIGGER_WORDS
+
 if TYPE_CHECKING:
     from rulegen.game import GameRules, Settlement, SettlementLine
     from rulegen.resolved import ResolvedOffering
@@ -68,11 +70,15 @@ ROUNDS: tuple[Round, ...] = (
         "title": "Pairs below jacks: pushes",
         "story": "The player bets one ante at each decision; both hands are a pair of 7s, so the antes and the bets "
                  "push.",
-        "story_with_spin": " The pair in the player's two cards triggers the Bonus Spin.",
+        "story_with_spin": " {trigger}",
         "hole": "7h 7c", "across": "Kd 3s", "down": "4d 9c", "middle": "2s", "bets": (1, 1, 1),
         "six_card": "Qh Jc 5s 4c", "spin": True,
     },
 )
+
+# The pushes round where the Bonus Spin triggers only on suited cards: the player's two cards of one suit, each
+# line pairing a 7 with the hole 7, so that every hand is still a pair of 7s and the Bonus Spin triggers.
+SUITED_PUSHES = {"hole": "7h 8h", "across": "Kd 7s", "down": "7d 9c"}
 
 
 def _line(line: SettlementLine) -> ExampleLine:
@@ -112,13 +118,19 @@ def worked_examples(offering: ResolvedOffering) -> list[WorkedExample]:
     five_wager = offering.five_card_bonus_minimum
     six = offering.six_card_bonus is not None
     found: list[WorkedExample] = []
-    for round_ in ROUNDS:
+    for dealt in ROUNDS:
+        round_ = dealt
+        if dealt["spin"] and rules.bonus_spin is not None and rules.bonus_spin.trigger == "suited_hole_cards":
+            round_ = {**dealt, **SUITED_PUSHES}  # type: ignore[typeddict-item]
         settlement = settle(rules, round_, ante=ante, five_card_bonus=five_wager, six_card=six)
         title, story = round_["title"], round_["story"]
         if round_["bets"] == (0,) and offering.five_card_bonus is None:
             title, story = "A fold at the first decision", "The player folds at the Across decision and loses both antes."
         if round_.get("story_with_spin") and rules.bonus_spin is not None:
-            story += round_["story_with_spin"]
+            words = TRIGGER_WORDS[rules.bonus_spin.trigger]
+            met = "a pair" if rules.bonus_spin.trigger != "suited_hole_cards" else "of one suit"
+            story += round_["story_with_spin"].format(
+                trigger=f"The player's two cards are {met}, which meets this table's Bonus Spin trigger ({words}).")
         found.append({
             **round_,
             "title": title,
