@@ -121,7 +121,7 @@ def _md() -> dict[str, list[Change]]:
     merchandise_c = top("merchandise", 5000, description="A 2027 sedan")
     return {
         "fixed-a-manual-shuffle": [DEALING["shoe-manual-1"], progressive("A", fixed_a)],
-        "merch-c-hand": [DEALING["hand-auto-1"], progressive("C", merchandise_c, "B")],
+        "merch-c-hand": [DEALING["hand-auto-1"], progressive("C", merchandise_c, None)],
         "prog-b-autoshoe": [DEALING["autoshoe-counting-1"], progressive("B", top("progressive", 1000, 1000, 1.5))],
         "xtreme-g-suited": [DEALING["shoe-auto-1"], spin(kind="xtreme", wager=2, paytable="G", community_pay="G",
                                                             trigger="suited_hole_cards",

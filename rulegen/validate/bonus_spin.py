@@ -176,6 +176,14 @@ def community_pay_designated(ctx: Context, check: Check) -> None:
         ctx.add(check, ("bonus_spin", "community_pay"), "error",
                 f"bonus_spin.community_pay is {describe(spin.get('community_pay'))}, which is not a community-pay "
                 f"table {ctx.j.name} authorizes for a {dollars(Decimal(str(spin.get('wager'))))} wager")
+    follows = ctx.j.cited("bonus_spin", kind, "community_pay_follows_paytable")
+    designated_table = spin.get("community_pay")
+    if follows is not None and follows.value and designated_table is not None \
+            and str(designated_table) != str(spin.get("paytable")):
+        ctx.add(check, ("bonus_spin", "community_pay"), "error",
+                f"bonus_spin.community_pay is {describe(designated_table)}; Paytable {spin.get('paytable')}'s "
+                f"community pays are its own Community Prize Wheel, community_pay {spin.get('paytable')}",
+                follows.citation)
 
 
 def paytable_notes(ctx: Context, check: Check) -> None:
