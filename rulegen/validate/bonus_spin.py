@@ -186,6 +186,53 @@ def community_pay_designated(ctx: Context, check: Check) -> None:
                 follows.citation)
 
 
+def _cents(value) -> Decimal:
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.01"))
+
+
+def spin_return(ctx: Context, check: Check) -> None:
+    """A Bonus Spin wager that returns more than it takes cannot be the operator's game: with the wheel's weights
+    the return is computed exactly; without them it is at least P(trigger) x the smallest prize / the wager."""
+    if _designated(ctx) is None or any(ctx.failed(node) for node in (("bonus_spin",), ("cards",))):
+        return
+    from fractions import Fraction
+
+    from rulegen.errors import RulegenError
+    from rulegen.math.wheel import HOLE_PAIRS, TRIGGER_COMBINATIONS
+    from rulegen.resolved import resolve
+
+    try:
+        spin = resolve(ctx.offering).game_rules.bonus_spin
+    except (RulegenError, ValueError, KeyError, TypeError):
+        return  # what keeps the offering from resolving is reported by its own check
+    if spin is None or spin.trigger not in TRIGGER_COMBINATIONS or spin.wager <= 0:
+        return
+    combinations = TRIGGER_COMBINATIONS[spin.trigger]
+    p = Fraction(combinations, HOLE_PAIRS)
+    prizes = [(segment.pays if segment.pays is not None else spin.top_prize_amount, segment.weight)
+              for segment in spin.segments]
+    if any(prize is None for prize, _weight in prizes):
+        return
+    weighted = all(weight is not None for _prize, weight in prizes) and sum(w or 0 for _p, w in prizes) > 0
+    if weighted:
+        total = sum(Fraction(w or 0) for _p, w in prizes)
+        mean = sum(Fraction(prize) * Fraction(w or 0) for prize, w in prizes) / total
+        figure, how = p * mean / Fraction(spin.wager), f"a mean prize of {dollars(_cents(mean))} from the wheel's weights"
+        words = "returns"
+    else:
+        smallest = min(Fraction(prize) for prize, _w in prizes)
+        figure, how = p * smallest / Fraction(spin.wager), f"its smallest prize, {dollars(_cents(smallest))}"
+        words = "returns at least"
+    if figure <= 1:
+        return
+    percent = f"{float(figure) * 100:,.0f}%"
+    ctx.add(check, ("bonus_spin",), "error",
+            f"bonus_spin {words} {percent} of the wager: the trigger ({spin.trigger.replace('_', ' ')}) comes "
+            f"{combinations} times in {HOLE_PAIRS} deals and a spin pays {how}, on a "
+            f"{dollars(spin.wager)} wager; a wager that pays back more than it takes cannot be offered",
+            FORMAT, rule="spin-return")
+
+
 def paytable_notes(ctx: Context, check: Check) -> None:
     designated = _designated(ctx)
     if designated is None:
@@ -366,6 +413,8 @@ CHECKS = (
           top_prize_minimums, also=("reading",)),
     Check("community-pay table is authorized", ("bonus_spin", "community_pay"), FORMAT, "community-table",
           community_pay_designated),
+    Check("Bonus Spin return at most the wager", ("bonus_spin",), FORMAT, "spin-return", spin_return,
+          jurisdictional=False),
     Check("Bonus Spin paytable notes", ("bonus_spin", "paytable"), _table_citations, "reading", paytable_notes),
     Check("wheel symbols are the table's, each once", WHEEL + (ANY, "symbol"), _table_citations, "wheel-symbol",
           wheel_symbols, also=("wheel-duplicate",)),
