@@ -209,18 +209,19 @@ def spin_return(ctx: Context, check: Check) -> None:
         return
     combinations = TRIGGER_COMBINATIONS[spin.trigger]
     p = Fraction(combinations, HOLE_PAIRS)
-    prizes = [(segment.pays if segment.pays is not None else spin.top_prize_amount, segment.weight)
-              for segment in spin.segments]
-    if any(prize is None for prize, _weight in prizes):
+    amounts = [segment.pays if segment.pays is not None else spin.top_prize_amount for segment in spin.segments]
+    if any(amount is None for amount in amounts):
         return
+    prizes = [(Fraction(amount or 0), segment.weight) for amount, segment in zip(amounts, spin.segments)]
     weighted = all(weight is not None for _prize, weight in prizes) and sum(w or 0 for _p, w in prizes) > 0
     if weighted:
-        total = sum(Fraction(w or 0) for _p, w in prizes)
-        mean = sum(Fraction(prize) * Fraction(w or 0) for prize, w in prizes) / total
-        figure, how = p * mean / Fraction(spin.wager), f"a mean prize of {dollars(_cents(mean))} from the wheel's weights"
+        total = sum((Fraction(w or 0) for _p, w in prizes), Fraction(0))
+        mean = sum((prize * Fraction(w or 0) for prize, w in prizes), Fraction(0)) / total
+        figure = p * mean / Fraction(spin.wager)
+        how = f"a mean prize of {dollars(_cents(mean))} from the wheel's weights"
         words = "returns"
     else:
-        smallest = min(Fraction(prize) for prize, _w in prizes)
+        smallest = min(prize for prize, _w in prizes)
         figure, how = p * smallest / Fraction(spin.wager), f"its smallest prize, {dollars(_cents(smallest))}"
         words = "returns at least"
     if figure <= 1:
