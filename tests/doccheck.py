@@ -38,6 +38,7 @@ TOOL_WORDS = [
 ]
 
 QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
+LACKED = re.compile(r"[^.;:]*, which this table does not have")
 
 PLACEHOLDERS = [
     r"\b(at|and|of|is|to|from|be|was|or)\s+—", r"\$\s*—", r"—\s*[.,;:](?!\d)", r"\$\s*(?=[.,;)]|\s)", r"\(\s*\)",
@@ -129,9 +130,9 @@ class _Regions(HTMLParser):
         skipping = bool(classes & self.SKIP) or tag in self.HEADINGS or (self.stack[-1][1] if self.stack else False)
         self.stack.append((tag, skipping))
         if tag in ("p", "div", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "section", "table"):
-            self.everything.append("\n")
+            self.everything.append(BREAK)
             if not skipping:
-                self.restated.append("\n")
+                self.restated.append(BREAK)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("style", "script"):
@@ -141,8 +142,8 @@ class _Regions(HTMLParser):
                 del self.stack[index:]
                 break
         if tag in ("p", "div", "li", "td", "th", "h1", "h2", "h3", "h4"):
-            self.everything.append("\n")
-            self.restated.append("\n")
+            self.everything.append(BREAK)
+            self.restated.append(BREAK)
 
     def handle_data(self, data: str) -> None:
         if self.style:
@@ -152,8 +153,11 @@ class _Regions(HTMLParser):
             self.restated.append(data)
 
 
+BREAK = "\x00"  # between blocks (a paragraph, a cell); a line break inside a paragraph is only a space
+
+
 def lines(parts: Iterable[str]) -> list[str]:
-    return [" ".join(line.split()) for line in "".join(parts).split("\n") if line.strip()]
+    return [" ".join(line.split()) for line in "".join(parts).split(BREAK) if line.strip()]
 
 
 def regions(html: str) -> tuple[list[str], list[str]]:
@@ -178,6 +182,7 @@ def check_html(document: str, html: str, config: Config) -> list[str]:
     """Every problem of one HTML document (rules.html, or the HTML of the sign or the appendix)."""
     everything, restated = regions(html)
     restated = [QUOTED.sub("“…”", line) for line in restated]  # the text's own words, quoted, may name anything
+    restated = [LACKED.sub("…", line) for line in restated]  # "…, which this table does not have" says it lacks it
     problems: list[str] = []
     others = [JURISDICTION_WORDS[code] for code in JURISDICTION_WORDS if code != config.jurisdiction]
     problems += _hits(document, "another jurisdiction", others, everything)

@@ -46,7 +46,7 @@ def payout_cap_section(analysis: MainGameAnalysis, limit, ante_minimum: Decimal,
                                 ev_removed_per_ante=float(removed_per_ante), cap_in_antes=float(cap_units)))
     return PayoutCap(amount=Decimal(limit.amount), covers=tuple(sorted(limit.covers)), at=tuple(rows),
                      note="not folded into the house edge; the main game's wagers only, under the uncapped optimal "
-                          "strategy, payout = what the winning wagers are paid")
+                          "strategy; a payout is what the winning wagers are paid")
 
 
 def verification_checks(analysis: MainGameAnalysis, five, six) -> tuple[VerificationCheck, ...]:

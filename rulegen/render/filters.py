@@ -91,6 +91,20 @@ def count(value: Number | None) -> str:
     return f"{int(value):,}"
 
 
+def figure(value: object) -> str:
+    """A verification figure as the appendix prints it: a count with separators, a measured value to six places,
+    an interval as its two ends, an exact fraction as written."""
+    if isinstance(value, bool) or value is None:
+        return "—" if value is None else str(value)
+    if isinstance(value, int):
+        return count(value)
+    if isinstance(value, float):
+        return number(value, 6)
+    if isinstance(value, (list, tuple)):
+        return "from " + " to ".join(figure(item) for item in value)
+    return str(value)
+
+
 def probability(value: Number | None, places: int = 8) -> str:
     """A probability as a decimal fraction, fixed places (small values stay readable)."""
     if value is None:
@@ -169,6 +183,7 @@ FILTERS: dict[str, Callable[..., str]] = {
     "pays_words": pays_words,
     "percent": percent,
     "number": number,
+    "figure": figure,
     "count": count,
     "probability": probability,
     "one_in": one_in,
