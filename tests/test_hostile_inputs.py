@@ -139,3 +139,130 @@ def test_build_with_a_hostile_data_folder_template_exits_2_and_runs_nothing(tmp_
     assert "Traceback" not in result.output
     assert not marker.exists()
     assert not out.exists() or not any(out.iterdir())
+
+
+# --- SVG logos that multiply the renderer's work are refused at validation --------------------------------------------
+
+SVG = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100">'
+       '%s</svg>')
+
+
+def _nested(kind: str, attribute: str, levels: int = 12, fan: int = 4) -> str:
+    """`levels` of `kind` (clipPath, mask, pattern), each drawing `fan` shapes that each use the level below:
+    fan ** levels shapes drawn (sixteen million here) from a file of 3 kB."""
+    tile = ' width="10" height="10" patternUnits="userSpaceOnUse"' if kind == "pattern" else ""
+    parts = [f'<{kind} id="k0"{tile}><rect width="10" height="10"/></{kind}>']
+    for level in range(1, levels + 1):
+        shapes = f'<rect width="10" height="10" {attribute}="url(#k{level - 1})"/>' * fan
+        parts.append(f'<{kind} id="k{level}"{tile}>{shapes}</{kind}>')
+    return SVG % ("<defs>" + "".join(parts) + f'</defs><rect width="100" height="100" {attribute}="url(#k{levels})"/>')
+
+
+def _gradient(kind: str, extra: str, stops: int = 2) -> str:
+    body = "".join(f'<stop offset="{i / max(stops - 1, 1)}" stop-color="red"/>' for i in range(stops))
+    return SVG % (f'<defs><{kind} id="g" {extra}>{body}</{kind}></defs><rect width="100" height="100" fill="url(#g)"/>')
+
+
+SVG_BOMBS = {
+    "nested clip paths": (_nested("clipPath", "clip-path"), "more than 20,000 elements"),
+    "nested masks": (_nested("mask", "mask"), "more than 20,000 elements"),
+    "nested patterns": (_nested("pattern", "fill"), "more than 20,000 elements"),
+    "a gradient inherited by many": (
+        SVG % ('<defs><linearGradient id="g0">' + '<stop offset="0"/>' * 200 + '</linearGradient>'
+               + "".join(f'<linearGradient id="g{i}" href="#g{i - 1}"/>' for i in range(1, 40))
+               + '</defs>' + '<rect width="1" height="1" fill="url(#g39)" stroke="url(#g39)"/>' * 300),
+        "more than 20,000 elements"),
+    "a chain of clip paths 2,400 deep": (
+        SVG % ("<defs>" + '<clipPath id="c0"><rect width="1" height="1"/></clipPath>'
+               + "".join(f'<clipPath id="c{i}"><rect width="1" height="1" clip-path="url(#c{i - 1})"/></clipPath>'
+                         for i in range(1, 2400)) + '</defs><rect width="9" height="9" clip-path="url(#c2399)"/>'),
+        "nests more than 48 levels"),
+    "groups 250 deep": (SVG % ("<g>" * 250 + '<rect width="1" height="1"/>' + "</g>" * 250), "nests more than 48"),
+    "masks that refer to each other": (
+        SVG % ('<mask id="a"><rect width="1" height="1" mask="url(#b)"/></mask>'
+               '<mask id="b"><rect width="1" height="1" mask="url(#a)"/></mask><rect mask="url(#a)"/>'), "loop"),
+    "a pattern that fills itself": (
+        SVG % ('<pattern id="p" width="1" height="1"><rect width="1" height="1" fill="url(#p)"/></pattern>'
+               '<rect width="9" height="9" fill="url(#p)"/>'), "loop"),
+    "long text": (SVG % f'<text x="0" y="10">{"W" * 200_000}</text>', "more than 1,000 characters of text"),
+    "many tspans": (SVG % ("<text>" + "<tspan>ab</tspan>" * 4900 + "</text>"), "more than 1,000 characters of text"),
+    "text used many times": (
+        SVG % ('<defs><text id="t">Harbor Point Casino</text></defs>' + '<use href="#t"/>' * 100),
+        "more than 1,000 characters of text"),
+    "long textPath": (
+        SVG % ('<defs><path id="p" d="M0 0 ' + "l1 1 " * 1000 + '"/></defs><text><textPath href="#p">'
+               + "x" * 100_000 + "</textPath></text>"), "more than 1,000 characters of text"),
+    "a text position list of 50,000": (
+        SVG % ('<text x="' + " ".join(str(i % 100) for i in range(50_000)) + '" y="10">' + "i" * 900 + "</text>"),
+        "more than 1,000 values in x"),
+    "a repeated linear gradient": (_gradient("linearGradient", 'x1="0" x2="0.0000001" spreadMethod="repeat"'),
+                                   'spreadMethod="repeat"'),
+    "a reflected radial gradient": (_gradient("radialGradient", 'r="0.0000001" spreadMethod="reflect"'),
+                                    'spreadMethod="reflect"'),
+    "a gradient of 4,000 stops": (_gradient("linearGradient", "", stops=4000), "4,000 stops"),
+    "path data drawn ten times": (
+        SVG % ('<defs><path id="p" d="M0 0 ' + "l1 1 " * 100_000 + '"/></defs>' + '<use href="#p"/>' * 10),
+        "more than 1,000,000 characters of path data"),
+    "markers at every vertex": (
+        SVG % ('<marker id="m"><circle r="1"/></marker><path marker-mid="url(#m)" d="M0 0 ' + "l1 1 " * 50_000 + '"/>'),
+        "<marker>"),
+    "a filter": (SVG % ('<filter id="f"><feGaussianBlur stdDeviation="99"/></filter><rect filter="url(#f)"/>'),
+                 "<filter>"),
+}
+
+
+def test_each_svg_construct_that_multiplies_work_is_refused_at_once():
+    """Each of these rendered for more than 60 s (or without end) before; the check answers in milliseconds
+    (measured when the bound was set; no timing is asserted here)."""
+    from rulegen.logo import LogoRefused, check_logo
+
+    for name, (svg, words) in SVG_BOMBS.items():
+        try:
+            check_logo("logo.svg", svg.encode())
+        except LogoRefused as exc:
+            assert words in str(exc), (name, str(exc))
+        else:
+            raise AssertionError(f"accepted: {name}")
+
+
+PLAUSIBLE_LOGO = SVG % (
+    '<title>Harbor Point Casino</title>'
+    '<defs>'
+    '<linearGradient id="gold" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f7e08a"/>'
+    '<stop offset="0.5" stop-color="#d4a935"/><stop offset="1" stop-color="#8a6512"/></linearGradient>'
+    '<radialGradient id="glow" href="#gold" cx="0.5" cy="0.4" r="0.6"/>'
+    '<clipPath id="disc"><circle cx="50" cy="50" r="45"/></clipPath>'
+    '<mask id="fade"><rect width="100" height="100" fill="white"/><circle cx="50" cy="50" r="20" fill="black"/></mask>'
+    '<pattern id="felt" width="4" height="4" patternUnits="userSpaceOnUse"><rect width="2" height="2" fill="#0a5"/>'
+    '</pattern>'
+    '<symbol id="suit" viewBox="0 0 10 10"><path d="M5 0 C7 3 10 4 10 6 C10 8 8 9 6 8 L7 10 H3 L4 8 C2 9 0 8 0 6 '
+    'C0 4 3 3 5 0Z"/></symbol>'
+    '<path id="arc" d="M15 55 A35 35 0 0 1 85 55"/>'
+    '</defs>'
+    '<g clip-path="url(#disc)"><rect width="100" height="100" fill="url(#felt)"/>'
+    '<circle cx="50" cy="50" r="40" fill="url(#glow)" mask="url(#fade)" opacity="0.8"/></g>'
+    + "".join(f'<use href="#suit" x="{x}" y="60" width="10" height="10" fill="url(#gold)"/>' for x in (20, 35, 55, 70))
+    + '<text font-size="9" text-anchor="middle"><textPath href="#arc" startOffset="50%">HARBOR POINT CASINO'
+      '</textPath></text>'
+    '<text x="50" y="88" font-size="5" text-anchor="middle">Est. 1987 · <tspan font-weight="bold">Play fair</tspan>'
+    '</text>'
+    + '<path fill="url(#gold)" d="' + " ".join(f"M{i % 97} {i % 89} l1 2 l2 -1 z" for i in range(3000)) + '"/>'
+)
+
+
+def test_a_plausible_casino_logo_with_every_construct_passes():
+    from rulegen.logo import check_logo
+
+    check_logo("logo.svg", PLAUSIBLE_LOGO.encode())
+
+
+def test_validate_refuses_a_mask_bomb_logo_with_exit_1(tmp_path):
+    folder = tmp_path / "offering"
+    folder.mkdir()
+    text = (DATA / "correct_pa.yaml").read_text().replace(
+        "    licence: Certificate holder 1234\n", "    licence: Certificate holder 1234\n    logo: logo.svg\n")
+    (folder / "pa.yaml").write_text(text)
+    (folder / "logo.svg").write_text(_nested("mask", "mask"))
+    result = CliRunner().invoke(app, ["validate", str(folder / "pa.yaml")])
+    assert result.exit_code == 1, result.output
+    assert "more than 20,000 elements" in result.stdout and "Traceback" not in result.output
