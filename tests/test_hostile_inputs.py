@@ -7,6 +7,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -266,3 +270,62 @@ def test_validate_refuses_a_mask_bomb_logo_with_exit_1(tmp_path):
     result = CliRunner().invoke(app, ["validate", str(folder / "pa.yaml")])
     assert result.exit_code == 1, result.output
     assert "more than 20,000 elements" in result.stdout and "Traceback" not in result.output
+
+
+# --- the math cache is read as every input file is ------------------------------------------------------------------
+
+def _rulegen() -> list[str]:
+    exe = Path(sys.executable).parent / "rulegen"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "rulegen"]
+
+
+def test_a_fifo_or_an_oversized_entry_in_the_math_cache_is_a_miss_not_a_hang(tmp_path, math_cache):
+    from rulegen.math import cache as disk
+
+    sample = DATA / "correct_pa.yaml"
+    first = CliRunner().invoke(app, ["math", str(sample), "--json"])  # the session's cache now holds PA's entries
+    assert first.exit_code == 0, first.output
+    planted = tmp_path / "cache"
+    shutil.copytree(math_cache, planted)
+    fifos, oversized = [], []
+    for entry in sorted(planted.glob("*.json")):
+        payload = json.loads(entry.read_text(encoding="utf-8"))["payload"]
+        if isinstance(payload, list):  # a bonus's class counts
+            entry.unlink()
+            os.mkfifo(entry)  # nobody ever writes to it: reading it would wait for ever
+            fifos.append(entry)
+        elif isinstance(payload, dict) and "amount" in payload:  # a maximum win
+            entry.unlink()
+            with open(entry, "wb") as handle:
+                handle.truncate(disk.MAX_ENTRY_BYTES + 1)  # sparse: over the bound without using the disk
+            oversized.append(entry)
+    assert fifos and oversized
+    # The timeout only catches a hang; the entries planted are recomputed (seconds).
+    result = subprocess.run(_rulegen() + ["math", str(sample), "--json"], capture_output=True, text=True,
+                            timeout=600, env={**os.environ, "RULEGEN_CACHE_DIR": str(planted)})
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    again, before = json.loads(result.stdout), json.loads(first.stdout)
+    for key in ("main_game", "five_card_bonus", "max_win_per_round_at_minimum", "max_win"):
+        assert again[key] == before[key], key
+    # what the run needed was computed and written again, as regular files over the planted ones
+    assert any(not entry.is_fifo() for entry in fifos)
+    assert any(entry.stat().st_size < disk.MAX_ENTRY_BYTES for entry in oversized)
+
+
+def test_cache_entries_that_are_links_fifos_or_too_large_are_misses(tmp_path, monkeypatch):
+    from rulegen.math import cache as disk
+
+    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
+    assert disk.store(disk.key("probe"), {"answer": 42})
+    assert disk.load(disk.key("probe")) == {"answer": 42}
+    elsewhere = tmp_path / "elsewhere.json"
+    shutil.move(tmp_path / f"{disk.key('probe')}.json", elsewhere)
+    os.symlink(elsewhere, tmp_path / f"{disk.key('probe')}.json")
+    assert disk.load(disk.key("probe")) is None  # a link is not followed
+    with open(tmp_path / f"{disk.key('big')}.json", "wb") as handle:
+        handle.truncate(disk.MAX_ENTRY_BYTES + 1)
+    assert disk.load(disk.key("big")) is None
+    (tmp_path / f"{disk.key('bytes')}.json").write_bytes(b"\xff\xfe not UTF-8")
+    assert disk.load(disk.key("bytes")) is None
+    assert disk.store(disk.key("big"), [1]) and disk.load(disk.key("big")) == [1]  # the next store replaces it
