@@ -329,3 +329,62 @@ def test_cache_entries_that_are_links_fifos_or_too_large_are_misses(tmp_path, mo
     (tmp_path / f"{disk.key('bytes')}.json").write_bytes(b"\xff\xfe not UTF-8")
     assert disk.load(disk.key("bytes")) is None
     assert disk.store(disk.key("big"), [1]) and disk.load(disk.key("big")) == [1]  # the next store replaces it
+
+
+# --- the register: bad URLs, numbers too large, a schema from elsewhere -------------------------------------------------
+
+def _no_traceback(result) -> None:
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output and "internal error" not in result.output, result.output
+
+
+def test_a_register_url_with_a_bad_port_is_a_clear_error(tmp_path):
+    for url, words in (("postgresql://u@127.0.0.1:99999999/x", "the port is 99999999"),
+                       ("postgresql://u@127.0.0.1:0/x", "the port is 0"),
+                       ("postgresql://u:secret@127.0.0.1:abc/x", "not a usable postgresql:// URL"),
+                       ("postgresql://u@[::1/x", "not a usable postgresql:// URL"),
+                       ("postgres://u@127.0.0.1:5432/x\nforged", "control character")):
+        for command in (["register", "list"], ["register", "init"], ["register", "show", "1"]):
+            result = CliRunner().invoke(app, [*command, "--db", url])
+            _no_traceback(result)
+            assert result.exit_code == 2, (url, result.output)
+            assert words in result.stderr and "secret" not in result.stderr, (url, result.stderr)
+            assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_numbers_too_large_for_the_database_are_no_match_and_no_crash(tmp_path):
+    db = tmp_path / "register.sqlite"
+    _register_with(db, operator="Harbor Point Casino")
+    for key in ("99999999999999999999999", "hostile-ccp@99999999999999999999999", "9223372036854775808"):
+        result = CliRunner().invoke(app, ["register", "show", key, "--db", str(db)])
+        _no_traceback(result)
+        assert result.exit_code == 1 and "no such entry" in result.stderr, result.output
+    # a filing claiming a revision no SQL INTEGER holds is recorded without one
+    from rulegen.filing.register import record
+    from rulegen.filing.register_store import open_register
+    from rulegen.filing.verify import VerifyReport
+
+    engine = open_register(str(db))
+    try:
+        for revision in (10**30, 2**63, -(2**70)):
+            result = record(engine, VerifyReport(path="big/rules.pdf", offering_id="big-ccp", revision=revision))
+            assert result.entry is not None and result.refused is None
+    finally:
+        engine.dispose()
+    listing = CliRunner().invoke(app, ["register", "list", "--db", str(db), "--format", "json"])
+    assert [row["revision"] for row in json.loads(listing.stdout) if row["offering_id"] == "big-ccp"] == [None] * 3
+
+
+def test_a_register_at_a_schema_revision_we_do_not_know_is_a_clear_error(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "register.sqlite"
+    assert CliRunner().invoke(app, ["register", "init", "--db", str(db)]).exit_code == 0
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999_from_the_future'")
+    for command in (["register", "list"], ["register", "init"], ["register", "report", "--html",
+                                                                  str(tmp_path / "r.html")]):
+        result = CliRunner().invoke(app, [*command, "--db", str(db)])
+        _no_traceback(result)
+        assert result.exit_code == 2, result.output
+        assert "9999_from_the_future" in result.stderr and "does not know" in result.stderr

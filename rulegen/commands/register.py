@@ -16,7 +16,8 @@ from typing import Annotated
 import typer
 
 from rulegen.commands._common import OutputFormat, exits_cleanly, format_option
-from rulegen.errors import ExitCode, OutputError, UsageError
+from rulegen.errors import ExitCode, InputError, OutputError, UsageError
+from rulegen.terminal import printable_line
 
 DB_HELP = ("The register: a SQLite file, or postgresql://USER@HOST:PORT/DB for a shared one. Default: "
            "RULEGEN_REGISTER_DB, else register.sqlite in the user's data folder.")
@@ -26,11 +27,17 @@ Db = Annotated[str | None, typer.Option("--db", help=DB_HELP, show_default=False
 @contextlib.contextmanager
 def _open(db: str | None) -> Iterator:
     """The register's engine for one command, its connections closed at the end."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from rulegen.filing.register_store import open_register
 
     engine = open_register(db)
     try:
         yield engine
+    except (SQLAlchemyError, OverflowError) as exc:  # the database refused a value or a statement midway
+        detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        raise InputError(f"the register at {engine.url.render_as_string(hide_password=True)} cannot be used: "
+                         f"{detail[0] if detail else type(exc).__name__}") from None
     finally:
         engine.dispose()
 
