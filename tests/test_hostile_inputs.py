@@ -388,3 +388,47 @@ def test_a_register_at_a_schema_revision_we_do_not_know_is_a_clear_error(tmp_pat
         _no_traceback(result)
         assert result.exit_code == 2, result.output
         assert "9999_from_the_future" in result.stderr and "does not know" in result.stderr
+
+
+# --- the environment: undecodable bytes, values that are not numbers ----------------------------------------------------
+
+def test_undecodable_bytes_in_the_environment_are_no_internal_error(tmp_path, math_cache):
+    """RULEGEN_CACHE_DIR and RULEGEN_DATA_PATH naming folders whose names are not UTF-8 (Python sees '\\udcff')."""
+    folder = os.fsencode(tmp_path) + b"/caf\xff"
+    os.makedirs(folder + b"/templates")
+    shutil.copytree(math_cache, os.fsdecode(folder + b"/cache"))  # the session's entries: nothing computed again
+    shutil.copy(_shipped_template("signage.html"), os.fsdecode(folder + b"/templates/signage.html"))
+    env = {**os.environb, b"RULEGEN_CACHE_DIR": folder + b"/cache", b"RULEGEN_DATA_PATH": folder}
+    env.pop(b"RULEGEN_SIGN_PASSPHRASE", None)
+    sample = str(DATA / "correct_pa.yaml")
+    for arguments in (["validate", sample], ["math", sample, "--json"],
+                      ["signage", sample, "-o", str(tmp_path / "sign.pdf")]):
+        result = subprocess.run(_rulegen() + arguments, capture_output=True, env=env, timeout=600)
+        output = (result.stdout + result.stderr).decode("utf-8", "replace")
+        assert result.returncode == 0, (arguments, output)
+        assert "Traceback" not in output and "internal error" not in output, output
+    assert (tmp_path / "sign.pdf").read_bytes().startswith(b"%PDF")
+
+
+def _shipped_template(name: str) -> Path:
+    from rulegen.resources import templates_dir
+
+    return templates_dir() / name
+
+
+def test_a_passphrase_that_is_not_utf8_is_passed_on_as_its_bytes(monkeypatch):
+    from rulegen.filing.signing import PASSPHRASE_ENV, passphrase_from_env
+
+    monkeypatch.setitem(os.environb, PASSPHRASE_ENV.encode(), b"pass\xff\xfeword")
+    assert passphrase_from_env() == b"pass\xff\xfeword"
+    monkeypatch.setenv(PASSPHRASE_ENV, "change-me")
+    assert passphrase_from_env() == b"change-me"
+
+
+def test_a_render_time_bound_that_is_not_a_number_is_a_clear_error(tmp_path, monkeypatch):
+    for value in ("abc", "nan", "-5", "inf", "\udcff"):
+        monkeypatch.setenv("RULEGEN_RENDER_SECONDS", value)
+        result = CliRunner().invoke(app, ["signage", str(DATA / "correct_pa.yaml"), "-o", str(tmp_path / "s.pdf")])
+        _no_traceback(result)
+        assert result.exit_code == 2 and "RULEGEN_RENDER_SECONDS is" in result.stderr, (value, result.output)
+        assert not (tmp_path / "s.pdf").exists()
