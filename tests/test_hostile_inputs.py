@@ -432,3 +432,39 @@ def test_a_render_time_bound_that_is_not_a_number_is_a_clear_error(tmp_path, mon
         _no_traceback(result)
         assert result.exit_code == 2 and "RULEGEN_RENDER_SECONDS is" in result.stderr, (value, result.output)
         assert not (tmp_path / "s.pdf").exists()
+
+
+# --- a path or name cannot print a line of its own ----------------------------------------------------------------------
+
+FORGED = "\nFORGED: verified, signed by the regulator\r\x1b[2K"
+
+
+def test_a_new_line_in_a_filings_path_cannot_forge_a_line_of_verify_or_register(tmp_path):
+    folder = tmp_path / f"incoming{FORGED}"
+    folder.mkdir()
+    (folder / "rules.pdf").write_bytes(b"%PDF-1.7\nnot really a PDF\n")
+    for arguments in (["verify", str(folder / "rules.pdf")], ["verify", str(folder / "rules.pdf"), "--details"],
+                      ["register", "add", str(folder / "rules.pdf"), "--db", str(tmp_path / "r.sqlite")],
+                      ["register", "show", "1", "--db", str(tmp_path / "r.sqlite")],
+                      ["register", "list", "--db", str(tmp_path / "r.sqlite")]):
+        result = CliRunner().invoke(app, arguments)
+        _no_traceback(result)
+        assert result.exit_code in (0, 1, 2), result.output
+        lines = result.output.splitlines()
+        assert not any(line.startswith("FORGED") for line in lines), (arguments, lines)
+        assert "\x1b" not in result.output and "\r" not in result.output
+        if "FORGED" in result.output:
+            assert "\\nFORGED" in result.output, (arguments, result.output)
+
+
+def test_a_new_line_in_an_offerings_path_stays_in_its_finding(tmp_path):
+    folder = tmp_path / f"offering{FORGED}"
+    folder.mkdir()
+    path = folder / "pa.yaml"
+    path.write_text((DATA / "correct_pa.yaml").read_text().replace("positions: 6", "positions: seven"))
+    for arguments in (["validate", str(path)], ["math", str(path)], ["diff", str(DATA / "correct_pa.yaml"), str(path)]):
+        result = CliRunner().invoke(app, arguments)
+        _no_traceback(result)
+        lines = result.output.splitlines()
+        assert not any(line.startswith("FORGED") for line in lines), (arguments, lines)
+        assert any("\\nFORGED" in line for line in lines), (arguments, lines)
