@@ -468,3 +468,40 @@ def test_a_new_line_in_an_offerings_path_stays_in_its_finding(tmp_path):
         lines = result.output.splitlines()
         assert not any(line.startswith("FORGED") for line in lines), (arguments, lines)
         assert any("\\nFORGED" in line for line in lines), (arguments, lines)
+
+
+# --- temporaries of a killed build are cleared, even when its process number is in use again ----------------------------
+
+def test_a_killed_builds_temporaries_are_cleared_even_when_its_pid_is_reused(tmp_path, monkeypatch):
+    import time
+
+    from rulegen.build import publish
+
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        leftovers = [tmp_path / f".offer.new-{live.pid}", tmp_path / f".offer.old-{live.pid}"]
+        for folder in leftovers:
+            folder.mkdir()
+            (folder / "rules.pdf").write_bytes(b"half")
+        (tmp_path / "offer").mkdir()
+        # the live process started before the folders were made: it may be their owner, they are left alone
+        assert publish.clean_stale(tmp_path, "offer") == []
+        assert all(folder.exists() for folder in leftovers)
+        # the same number, now a process that started after the folders were made: a killed run's, cleared
+        monkeypatch.setattr(publish, "_process_start", lambda pid: time.time() + 60)
+        publish.publish_folder(tmp_path / "offer", {"rules.pdf": b"whole"})
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["offer"]
+        assert (tmp_path / "offer" / "rules.pdf").read_bytes() == b"whole"
+    finally:
+        live.kill()
+        live.wait()
+
+
+def test_the_start_of_a_process_is_read_from_proc():
+    import time
+
+    from rulegen.build.publish import _process_start
+
+    started = _process_start(os.getpid())
+    if started is not None:  # Linux
+        assert time.time() - 7 * 86400 < started <= time.time() + 2
