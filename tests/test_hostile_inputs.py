@@ -505,3 +505,16 @@ def test_the_start_of_a_process_is_read_from_proc():
     started = _process_start(os.getpid())
     if started is not None:  # Linux
         assert time.time() - 7 * 86400 < started <= time.time() + 2
+
+
+def test_a_fifo_as_a_data_folders_template_is_refused_at_once(tmp_path):
+    root = tmp_path / "data"
+    (root / "templates").mkdir(parents=True)
+    os.mkfifo(root / "templates" / "signage.html")  # nobody writes to it: reading it would wait for ever
+    env = {**os.environ, "RULEGEN_DATA_PATH": str(root)}
+    # The timeout only catches a hang.
+    result = subprocess.run(_rulegen() + ["signage", str(DATA / "correct_pa.yaml"), "-o", str(tmp_path / "s.pdf")],
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 2, result.stderr
+    assert "signage.html" in result.stderr and "named pipe" in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "s.pdf").exists()
