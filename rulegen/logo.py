@@ -146,7 +146,7 @@ def _check_svg(data: bytes) -> None:
     if local != "svg" or namespace not in (_SVG_NS, ""):
         raise LogoRefused("the file is not an SVG image (its top element is not <svg>)")
 
-    ids: dict[str, object] = {}
+    ids: dict[str, list] = {}  # every element with each id: a reference to a repeated id is counted to all of them
     count = 0
     alive = list(root.iter())  # lxml makes element proxies on demand: holding them keeps id() stable below
     for element in alive:
@@ -175,7 +175,7 @@ def _check_svg(data: bytes) -> None:
                     raise LogoRefused(f"the SVG's <{local}> refers to {target[:60]!r}; a logo may refer only to "
                                       "parts of itself (#id)")
             if lowered == "id":
-                ids[value] = element
+                ids.setdefault(value, []).append(element)
     _check_expansion(root, ids)
 
 
@@ -266,7 +266,7 @@ def _check_expansion(root, ids: dict) -> None:
         local = _local(element.tag)[1]
         elements, depth, text, path_data = 1, 1, _own_text(element, local), _own_path_data(element)
         followed = [child for child in element if isinstance(child.tag, str)]
-        followed += [ids[target] for target in _references(element) if target in ids]
+        followed += [target for name in _references(element) for target in ids.get(name, ())]
         for other in followed:
             more = size(other, level + 1)
             elements, text, path_data = elements + more[0], text + more[2], path_data + more[3]

@@ -518,3 +518,17 @@ def test_a_fifo_as_a_data_folders_template_is_refused_at_once(tmp_path):
     assert result.returncode == 2, result.stderr
     assert "signage.html" in result.stderr and "named pipe" in result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "s.pdf").exists()
+
+
+def test_a_repeated_id_cannot_hide_the_heavy_element_a_reference_draws():
+    """WeasyPrint draws the first element with an id; the check counts every element that has it."""
+    from rulegen.logo import LogoRefused, check_logo
+
+    heavy = '<g id="x">' + '<rect width="1" height="1"/>' * 1000 + "</g>"
+    svg = SVG % ("<defs>" + heavy + '<rect id="x" width="1" height="1"/></defs>' + '<use href="#x"/>' * 40)
+    try:
+        check_logo("logo.svg", svg.encode())
+    except LogoRefused as exc:
+        assert "more than 20,000 elements" in str(exc)
+    else:
+        raise AssertionError("accepted")
