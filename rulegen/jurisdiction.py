@@ -121,16 +121,21 @@ def codes() -> tuple[str, ...]:
     return tuple(jurisdiction_files())
 
 
+MAX_DATA_BYTES = 8 * 1024 * 1024  # a jurisdiction's data file (the shipped ones are under 100 kB)
+
+
 def load_jurisdiction(code: str) -> Jurisdiction:
     """The jurisdiction's data, checked against `schemas/jurisdiction.schema.json` as it loads."""
     files = jurisdiction_files()
     path = files.get(str(code))
     if path is None:
         raise InputError(f"unknown jurisdiction {code!r}; rulegen knows {', '.join(files)}")
-    try:
-        source = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"the jurisdiction data {path} cannot be read: {exc.strerror or exc}") from None
+    from rulegen.safeio import UnsafeFile, read_regular
+
+    try:  # as every input file: one non-blocking open of a regular file (a data folder's may be a link), bounded
+        source = read_regular(path, MAX_DATA_BYTES, follow_symlinks=True)
+    except UnsafeFile as exc:
+        raise InputError(f"the jurisdiction data {path} cannot be read: {exc.reason}") from None
     return _load(str(code), str(path), source)
 
 

@@ -11,8 +11,18 @@ would otherwise follow references, expand `<use>` without limit and carry script
   `<foreignObject>`, `<image>`, `<style>`, animation or event attributes;
 - no reference outside the file: every `href` is a fragment (`#id`) of the same file, and no `url(...)`
   names anything but a fragment;
-- at most `MAX_SVG_ELEMENTS` elements in the file and `MAX_SVG_EXPANDED` once every `<use>` is expanded
-  (ten nested `<use>` of ten each would be ten billion); no DOCTYPE, so no entity can expand either.
+- at most `MAX_SVG_ELEMENTS` elements in the file; no DOCTYPE, so no entity can expand either;
+- bounded work once drawn. WeasyPrint draws a `<use>`'s target, a `clip-path`'s or `mask`'s contents, a
+  pattern's tile and a gradient's stops again at every element that refers to them, and those may refer on in
+  turn (ten nested `<use>` of ten each would be ten billion elements; twelve nested masks of four, sixteen
+  million). The check follows every reference (`href`, `url(#id)` in any attribute or style) without drawing
+  anything and bounds what would be drawn: `MAX_SVG_EXPANDED` elements, `MAX_SVG_DEPTH` levels of nesting,
+  `MAX_SVG_TEXT` characters of text (each is laid out on its own), `MAX_SVG_PATH_DATA` characters of path
+  data; a loop of references is refused. Per element: at most `MAX_SVG_GRADIENT_STOPS` stops in a gradient,
+  no `spreadMethod` but pad (repeat and reflect copy the stops once per repeat, millions for a tiny gradient),
+  at most `MAX_SVG_POSITIONS` values in a text's x, y, dx, dy or rotate. Filters and markers are not in the
+  subset at all. Together these keep the render of any accepted logo to seconds, and the check to
+  milliseconds.
 """
 
 from __future__ import annotations
@@ -25,7 +35,12 @@ from rulegen.safeio import UnsafeFile, read_inside
 MAX_LOGO_BYTES = 5 * 1024 * 1024
 MAX_PIXELS = 40_000_000  # 40 megapixels: a 24 x 36 in sign at 300 ppi needs far less for a logo
 MAX_SVG_ELEMENTS = 5_000
-MAX_SVG_EXPANDED = 20_000
+MAX_SVG_EXPANDED = 20_000  # elements drawn, every reference followed
+MAX_SVG_DEPTH = 48  # levels of elements inside elements as drawn, through every reference
+MAX_SVG_TEXT = 1_000  # characters of text drawn (a logo's name and motto; longer text is better as paths)
+MAX_SVG_PATH_DATA = 1_000_000  # characters of path data drawn (about five seconds of WeasyPrint's time)
+MAX_SVG_GRADIENT_STOPS = 256
+MAX_SVG_POSITIONS = 1_000  # values in one text position list (x, y, dx, dy, rotate)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 _SVG_NS = "http://www.w3.org/2000/svg"
@@ -131,7 +146,7 @@ def _check_svg(data: bytes) -> None:
     if local != "svg" or namespace not in (_SVG_NS, ""):
         raise LogoRefused("the file is not an SVG image (its top element is not <svg>)")
 
-    ids: dict[str, object] = {}
+    ids: dict[str, list] = {}  # every element with each id: a reference to a repeated id is counted to all of them
     count = 0
     alive = list(root.iter())  # lxml makes element proxies on demand: holding them keeps id() stable below
     for element in alive:
@@ -144,6 +159,7 @@ def _check_svg(data: bytes) -> None:
         if namespace not in (_SVG_NS, "") or local not in _ALLOWED_ELEMENTS:
             raise LogoRefused(f"the SVG holds a <{local}> element; a logo may hold only shapes, paths, text, "
                               "groups, gradients and <use>")
+        _check_element_work(element, local)
         for attribute, value in element.attrib.items():
             _, name = _local(attribute)
             lowered = name.lower()
@@ -159,38 +175,105 @@ def _check_svg(data: bytes) -> None:
                     raise LogoRefused(f"the SVG's <{local}> refers to {target[:60]!r}; a logo may refer only to "
                                       "parts of itself (#id)")
             if lowered == "id":
-                ids[value] = element
+                ids.setdefault(value, []).append(element)
     _check_expansion(root, ids)
 
 
+_TEXT_ELEMENTS = frozenset({"text", "tspan", "textPath", "a"})
+_PATH_DATA = frozenset({"d", "points"})
+_POSITION_LISTS = frozenset({"x", "y", "dx", "dy", "rotate"})
+_GRADIENTS = frozenset({"linearGradient", "radialGradient"})
+
+
+def _check_element_work(element, local: str) -> None:
+    """The bounds one element carries on its own: a gradient's stops and spread, a text's position lists."""
+    if local in _GRADIENTS:
+        spread = (element.get("spreadMethod") or "pad").strip()
+        if spread != "pad":
+            raise LogoRefused(f"the SVG's <{local}> has spreadMethod=\"{spread[:20]}\"; a logo's gradients use pad "
+                              "(a repeated gradient can cost millions of copies of its stops)")
+        stops = sum(1 for child in element if isinstance(child.tag, str) and _local(child.tag)[1] == "stop")
+        if stops > MAX_SVG_GRADIENT_STOPS:
+            raise LogoRefused(f"the SVG's <{local}> has {stops:,} stops; a gradient may have at most "
+                              f"{MAX_SVG_GRADIENT_STOPS}")
+    if local in _TEXT_ELEMENTS:
+        for attribute, value in element.attrib.items():
+            name = _local(attribute)[1]
+            if name in _POSITION_LISTS and len(value.replace(",", " ").split()) > MAX_SVG_POSITIONS:
+                raise LogoRefused(f"the SVG's <{local}> lists more than {MAX_SVG_POSITIONS:,} values in {name}; "
+                                  "simplify it")
+
+
+def _references(element) -> list[str]:
+    """The ids an element refers to: its href (a <use>, a <textPath>, a gradient or pattern it inherits from) and
+    every url(#id) in its attributes and style (clip-path, mask, fill, stroke...)."""
+    found = []
+    for attribute, value in element.attrib.items():
+        if _local(attribute)[1].lower() == "href":
+            found.append(value.strip()[1:])
+        for _quote, target in _URL_REFERENCE.findall(value):
+            found.append(target.strip()[1:])
+    return found
+
+
+def _own_text(element, local: str) -> int:
+    """The characters a text element lays out itself: its text and the text after each of its children (white
+    space collapsed, as it is drawn)."""
+    if local not in _TEXT_ELEMENTS:
+        return 0
+    pieces = [element.text or ""] + [child.tail or "" for child in element]
+    return sum(len(" ".join(piece.split())) for piece in pieces)
+
+
+def _own_path_data(element) -> int:
+    return sum(len(value) for attribute, value in element.attrib.items() if _local(attribute)[1] in _PATH_DATA)
+
+
 def _check_expansion(root, ids: dict) -> None:
-    """The number of elements once every <use> is drawn, without drawing it; a cycle is refused."""
-    expanded: dict[int, int] = {}
+    """What drawing the SVG would cost once every reference is followed, without drawing it: elements, nesting
+    depth, characters of text and of path data, each against its bound; a loop of references is refused."""
+    # element key -> (elements, depth, text characters, path data characters) drawn from it
+    expanded: dict[int, tuple[int, int, int, int]] = {}
     visiting: set[int] = set()
 
-    def size(element) -> int:
+    def refuse_if_over(elements: int, depth: int, text: int, path_data: int) -> None:
+        if elements > MAX_SVG_EXPANDED:
+            raise LogoRefused(f"the SVG draws more than {MAX_SVG_EXPANDED:,} elements once its <use> references are "
+                              "expanded, with the clip paths, masks, patterns and gradients each element draws; "
+                              "simplify it")
+        if depth > MAX_SVG_DEPTH:
+            raise LogoRefused(f"the SVG nests more than {MAX_SVG_DEPTH} levels deep once its references (<use>, "
+                              "clip paths, masks, patterns) are followed; simplify it")
+        if text > MAX_SVG_TEXT:
+            raise LogoRefused(f"the SVG draws more than {MAX_SVG_TEXT:,} characters of text once its references are "
+                              "expanded; a logo's text is a name and a motto (convert longer text to paths)")
+        if path_data > MAX_SVG_PATH_DATA:
+            raise LogoRefused(f"the SVG draws more than {MAX_SVG_PATH_DATA:,} characters of path data once its "
+                              "references are expanded; simplify it")
+
+    def size(element, level: int) -> tuple[int, int, int, int]:
         key = id(element)
         if key in expanded:
-            return expanded[key]
+            found = expanded[key]
+            refuse_if_over(found[0], level + found[1] - 1, found[2], found[3])
+            return found
         if key in visiting:
-            raise LogoRefused("the SVG's <use> elements refer to each other in a loop")
+            raise LogoRefused("the SVG's references (<use>, clip paths, masks, patterns, gradients) refer to each "
+                              "other in a loop")
+        if level > MAX_SVG_DEPTH:
+            refuse_if_over(0, level, 0, 0)
         visiting.add(key)
-        total = 1
-        for child in element:
-            if isinstance(child.tag, str):
-                total += size(child)
-                if total > MAX_SVG_EXPANDED:
-                    break
-        if _local(element.tag)[1] == "use":
-            href = next((v for a, v in element.attrib.items() if _local(a)[1] == "href"), None)
-            target = ids.get(href.strip()[1:]) if href else None
-            if target is not None:
-                total += size(target)
+        local = _local(element.tag)[1]
+        elements, depth, text, path_data = 1, 1, _own_text(element, local), _own_path_data(element)
+        followed = [child for child in element if isinstance(child.tag, str)]
+        followed += [target for name in _references(element) for target in ids.get(name, ())]
+        for other in followed:
+            more = size(other, level + 1)
+            elements, text, path_data = elements + more[0], text + more[2], path_data + more[3]
+            depth = max(depth, 1 + more[1])
+            refuse_if_over(elements, level + depth - 1, text, path_data)
         visiting.discard(key)
-        if total > MAX_SVG_EXPANDED:
-            raise LogoRefused(f"the SVG draws more than {MAX_SVG_EXPANDED:,} elements once its <use> references "
-                              "are expanded; simplify it")
-        expanded[key] = total
-        return total
+        expanded[key] = (elements, depth, text, path_data)
+        return expanded[key]
 
-    size(root)
+    size(root, 1)

@@ -3,7 +3,9 @@
 A build folder is written in full into a temporary sibling (`.<id>.new-<pid>`), then swapped in: the old
 folder is renamed aside (`.<id>.old-<pid>`), the new one renamed into place, the old one removed. A rename
 cannot replace a non-empty folder, hence the three steps. A run killed part-way leaves only hidden
-siblings behind, which the next run removes before it starts. A single file is written to a temporary
+siblings behind, which the next run removes before it starts: those whose process is gone, or whose process
+number now belongs to a process that started after they were made (a number reused, as in a container whose
+runs all get the same few numbers). A single file is written to a temporary
 sibling and renamed over its target.
 """
 
@@ -41,7 +43,7 @@ def clean_stale(parent: Path, name: str) -> list[Path]:
         if match is None or match["name"] != name:
             continue
         pid = int(match["pid"])
-        if pid != os.getpid() and _alive(pid):
+        if pid != os.getpid() and _alive(pid) and not _started_after(pid, entry):
             continue  # another build of the same id is running right now; leave its work alone
         if ".old-" in entry.name and entry.is_dir() and not target.exists():
             os.rename(entry, target)  # the previous build, set aside by a run that died before the swap
@@ -71,6 +73,30 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def _process_start(pid: int) -> float | None:
+    """When process `pid` started (seconds since the epoch), from /proc on Linux; None where that is not known."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))
+        return boot + int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22, starttime, in clock ticks after boot
+    except (OSError, IndexError, ValueError, StopIteration):
+        return None
+
+
+def _started_after(pid: int, entry: Path) -> bool:
+    """True when the live process `pid` began after `entry` was last changed: it reuses the number of the run that
+    made `entry` (killed since), and cannot be its owner, which made or moved it after it started."""
+    started = _process_start(pid)
+    if started is None:
+        return False
+    try:
+        info = entry.lstat()
+    except OSError:
+        return False
+    return started > max(info.st_mtime, info.st_ctime) + 2  # boot time is whole seconds: a margin for rounding
 
 
 def _remove(path: Path) -> None:

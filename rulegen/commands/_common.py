@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import typer
 
 from rulegen.errors import RulegenError
+from rulegen.terminal import printable_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -21,13 +22,14 @@ def report_error(exc: RulegenError) -> int:
 
     The findings it carries go to standard output as `FILE:LINE:COL: ...` lines, exactly as validate prints
     them (editors and CI annotate those); a summary that says more than the findings goes to standard error as
-    `rulegen: error: ...`.
+    `rulegen: error: ...`. Each is one line: a new line or control character in a path or name it quotes is
+    shown escaped (`terminal.printable_line`), so no input can print a line of its own.
     """
     findings = exc.findings
     for finding in findings:
-        typer.echo(finding.format())
+        typer.echo(printable_line(finding.format()))
     if not findings or exc.message != "\n".join(finding.format() for finding in findings):
-        typer.echo(f"rulegen: error: {exc.message}", err=True)
+        typer.echo(f"rulegen: error: {printable_line(exc.message)}", err=True)  # one line, whatever it quotes
     return int(exc.exit_code)
 
 

@@ -13,6 +13,7 @@ from rulegen import terminal
 from rulegen.commands._common import report_error
 from rulegen.commands._sign_size import sign_size_option
 from rulegen.errors import ExitCode, RulegenError, UsageError
+from rulegen.terminal import printable_line
 
 
 def _progress_display(enabled: bool):
@@ -42,10 +43,11 @@ def build_one(path: Path, display: str, options, progress) -> int:
     progress.update(task, completed=len(pipeline.STEPS), step="done")
     warnings = [f for f in result.findings if f.level == "warning"]
     for finding in warnings:
-        typer.echo(finding.format(), err=True)
+        typer.echo(printable_line(finding.format()), err=True)
     status = "DRAFT" if result.draft is None or result.draft.draft else "final"
     seconds = sum(result.timings.values())
-    typer.echo(f"{display}: built {result.folder}/ ({status}; {', '.join(sorted(result.files))}) in {seconds:.1f} s")
+    typer.echo(printable_line(f"{display}: built {result.folder}/ ({status}; {', '.join(sorted(result.files))}) in "
+                              f"{seconds:.1f} s"))
     return int(ExitCode.OK)
 
 

@@ -10,6 +10,7 @@ import typer
 
 from rulegen.commands._common import OutputFormat, format_option
 from rulegen.errors import ExitCode
+from rulegen.terminal import printable_line
 
 
 def register(app: typer.Typer) -> None:
@@ -36,17 +37,17 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
             raise typer.Exit(code=int(ExitCode.OK))
         for finding in revision:
-            typer.echo(finding.format())
+            typer.echo(printable_line(finding.format()))
         if not changes:
-            typer.echo(f"No changes between {old} and {new}.")
+            typer.echo(printable_line(f"No changes between {old} and {new}."))
             raise typer.Exit(code=int(ExitCode.OK))
-        typer.echo(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from {old} to {new}:")
+        typer.echo(printable_line(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from {old} to {new}:"))
         section = None
         for change in changes:
             if change.section != section:
                 section = change.section
                 typer.echo(f"\n{change.section_title}")
-            typer.echo(f"  {change.text}" + (f" [{change.citation}]" if change.citation else ""))
+            typer.echo(printable_line(f"  {change.text}" + (f" [{change.citation}]" if change.citation else "")))
         typer.echo("\nMathematics (old → new)")
         for figure in mathematics["changes"]:
             typer.echo(f"  {figure['text']}")

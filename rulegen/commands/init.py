@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from rulegen.errors import OutputError, UsageError
+from rulegen.terminal import printable_line
 
 
 def register(app: typer.Typer) -> None:
@@ -42,4 +43,4 @@ def register(app: typer.Typer) -> None:
             write_replacing(output, text.encode("utf-8"))
         except UnsafeFile as exc:
             raise OutputError(str(exc)) from None
-        typer.echo(f"wrote {output}: check it with `rulegen validate {output}`", err=True)
+        typer.echo(printable_line(f"wrote {output}: check it with `rulegen validate {output}`"), err=True)

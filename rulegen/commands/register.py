@@ -14,7 +14,8 @@ from typing import Annotated
 import typer
 
 from rulegen.commands._common import OutputFormat, exits_cleanly, format_option
-from rulegen.errors import ExitCode, UsageError
+from rulegen.errors import ExitCode, InputError, UsageError
+from rulegen.terminal import printable_line
 
 DB_HELP = ("The register: a SQLite file, or postgresql://USER@HOST:PORT/DB for a shared one. Default: "
            "RULEGEN_REGISTER_DB, else register.sqlite in the user's data folder.")
@@ -24,11 +25,17 @@ Db = Annotated[str | None, typer.Option("--db", help=DB_HELP, show_default=False
 @contextlib.contextmanager
 def _open(db: str | None) -> Iterator:
     """The register's engine for one command, its connections closed at the end."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from rulegen.filing.register_store import open_register
 
     engine = open_register(db)
     try:
         yield engine
+    except (SQLAlchemyError, OverflowError) as exc:  # the database refused a value or a statement midway
+        detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        raise InputError(f"the register at {engine.url.render_as_string(hide_password=True)} cannot be used: "
+                         f"{detail[0] if detail else type(exc).__name__}") from None
     finally:
         engine.dispose()
 
@@ -40,11 +47,11 @@ def _fail_format(format: str, allowed: tuple[str, ...]) -> None:
 
 def _add_line(result) -> str:
     where = f"entry {result.entry}" if result.entry is not None else "not recorded"
-    line = f"{result.path}: {where}: "
-    line += f"REFUSED: {result.refused}" if result.refused else result.report.verdict
+    line = printable_line(f"{result.path}: {where}: "
+                          + (f"REFUSED: {result.refused}" if result.refused else result.report.verdict))
     for flag in result.flags:
         if flag.kind != "duplicate":
-            line += f"\n  flag {flag.kind}: {flag.message}"
+            line += "\n" + printable_line(f"  flag {flag.kind}: {flag.message}")
     return line
 
 
@@ -55,7 +62,7 @@ def _table(rows: list[dict]) -> str:
                                "first problem")]]
     for row in rows:
         values = {**row, "flags": ",".join(f["kind"] for f in row["flags"]) or "-"}
-        cells.append([_cut("-" if values[c] is None else str(values[c]), 60) for c in columns])
+        cells.append([_cut(printable_line("-" if values[c] is None else str(values[c])), 60) for c in columns])
     widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
     return "\n".join("  ".join(value.ljust(widths[i]) for i, value in enumerate(line)).rstrip() for line in cells)
 
@@ -106,8 +113,8 @@ def register(app: typer.Typer) -> None:
                 set_jurisdiction(engine, jurisdiction)
             code = register_jurisdiction(engine)
             where = engine.url.render_as_string(hide_password=True)
-        typer.echo(f"register ready at {where}"
-                   + (f"; it holds {code} filings" if code else "; no jurisdiction set"))
+        typer.echo(printable_line(f"register ready at {where}"
+                                  + (f"; it holds {code} filings" if code else "; no jurisdiction set")))
 
     @group.command("add")
     def add(
@@ -188,28 +195,28 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(found, indent=2, ensure_ascii=False))
             return
         for entry in found:
-            typer.echo(f"entry {entry['entry']}: {entry['offering_id'] or entry['path']} revision "
-                       f"{entry['revision']} — {entry['status']}")
+            typer.echo(printable_line(f"entry {entry['entry']}: {entry['offering_id'] or entry['path']} revision "
+                                      f"{entry['revision']} — {entry['status']}"))
             for label in ("received", "path", "operator", "jurisdiction", "effective_date", "signer",
                           "signer_fingerprint", "signing_time", "pades_level", "timestamp", "revocation", "trust",
                           "rules_sha256", "previous_entry",
                           "first_problem"):
                 if entry.get(label) is not None:
-                    typer.echo(f"  {label.replace('_', ' ')}: {entry[label]}")
+                    typer.echo(printable_line(f"  {label.replace('_', ' ')}: {entry[label]}"))
             findings = entry["findings"]
             typer.echo(f"  findings at the build: {findings['errors']} error(s), {findings['warnings']} "
                        f"warning(s), {findings['notes']} note(s)")
             for flag in entry["flags"]:
-                typer.echo(f"  flag {flag['kind']}: {flag['message']}")
+                typer.echo(printable_line(f"  flag {flag['kind']}: {flag['message']}"))
             for check in entry["checks"]:
-                typer.echo(f"  {check['status']:<4}  {check['name']}: {check['detail']}")
+                typer.echo(printable_line(f"  {check['status']:<4}  {check['name']}: {check['detail']}"))
             changes = entry.get("changes")
             if changes:
                 for item in changes.get("math") or []:
-                    typer.echo(f"  math: {item['text']}")
+                    typer.echo(printable_line(f"  math: {item['text']}"))
                 for section in changes.get("sections") or []:
                     for change in section["changes"]:
-                        typer.echo(f"  change ({section['title']}): {change['text']}")
+                        typer.echo(printable_line(f"  change ({section['title']}): {change['text']}"))
 
     @group.command("report")
     def report(
@@ -223,4 +230,4 @@ def register(app: typer.Typer) -> None:
         with exits_cleanly(), _open(db) as engine:
             page = register_page(report_rows(engine))
             _write_atomically(html, page)
-        typer.echo(f"wrote {html}")
+        typer.echo(printable_line(f"wrote {html}"))

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from rulegen.commands._sign_size import sign_size_option
+from rulegen.terminal import printable_line
 
 SIZE_HELP = ("letter, tabloid, a4, a3 (each also NAME-landscape), limit-card (4x6 in: the limits only), or WxH in "
              "inches or millimetres such as 24x36in or 600x900mm.")
@@ -37,6 +38,6 @@ def register(app: typer.Typer) -> None:
         publish_file(target, pdf)
         for finding in findings:
             if finding.level == "warning":
-                typer.echo(finding.format(), err=True)
-        typer.echo(f"{file}: wrote {target} ({sign_size}{', printer proof' if print_proof else ''}"
-                   f"{'' if final else ', DRAFT'})")
+                typer.echo(printable_line(finding.format()), err=True)
+        typer.echo(printable_line(f"{file}: wrote {target} ({sign_size}{', printer proof' if print_proof else ''}"
+                                  f"{'' if final else ', DRAFT'})"))

@@ -11,6 +11,7 @@ import typer
 
 from rulegen.commands._common import OutputFormat, format_option
 from rulegen.errors import ExitCode, UsageError
+from rulegen.terminal import printable_line
 
 
 def offering_files(arguments: list[Path]) -> list[tuple[Path, str]]:
@@ -75,7 +76,7 @@ def register(app: typer.Typer) -> None:
             reports.append(report)
             if format == "text":
                 for finding in report.findings:
-                    typer.echo(finding.format())
+                    typer.echo(printable_line(finding.format()))
         summary = summarise(reports)
         if format == "json":
             typer.echo(json.dumps({"files": [r.to_json() for r in reports], "summary": summary}, indent=2))

@@ -11,15 +11,16 @@ from typing import Annotated
 import typer
 
 from rulegen.commands._common import OutputFormat, format_option
+from rulegen.terminal import printable_line
 
 MARKS = {"ok": "ok  ", "FAIL": "FAIL", "warn": "warn", "note": "note"}
 
 
 def print_line(report, details: bool) -> None:
-    typer.echo(f"{report.path}: {report.verdict}")
+    typer.echo(printable_line(f"{report.path}: {report.verdict}"))
     if details:
         for check in report.checks:
-            typer.echo(f"  {MARKS[check.status]}  {check.name}: {check.detail}")
+            typer.echo(printable_line(f"  {MARKS[check.status]}  {check.name}: {check.detail}"))
 
 
 def summary_line(totals: dict, seconds: float) -> str:

@@ -159,6 +159,17 @@ def font_hashes() -> dict[str, str]:
             for path in sorted(root.rglob("*")) if path.is_file() and path.suffix.lower() in FONT_SUFFIXES}
 
 
+def _data_file(path: Path) -> bytes:
+    """A data folder's file, read as every input file is (a FIFO or a device put there is refused at once)."""
+    from rulegen.errors import InputError
+    from rulegen.safeio import UnsafeFile, read_regular
+
+    try:
+        return read_regular(path, 64 * 1024 * 1024, follow_symlinks=True)
+    except UnsafeFile as exc:
+        raise InputError(f"the data file {path} cannot be read: {exc.reason}") from None
+
+
 def data_hashes(jurisdiction_code: str | None) -> dict[str, JSON]:
     """The jurisdiction data and schemas a build used: each file's SHA-256, and one hash over all of them.
 
@@ -175,7 +186,7 @@ def data_hashes(jurisdiction_code: str | None) -> dict[str, JSON]:
             for path in sorted(folder.rglob("*")):
                 if path.is_file() and "samples" not in path.relative_to(folder).parts \
                         and path.suffix in (".yaml", ".json"):
-                    files[f"{label}/{path.relative_to(folder).as_posix()}"] = sha256(path.read_bytes())
+                    files[f"{label}/{path.relative_to(folder).as_posix()}"] = sha256(_data_file(path))
     combined = sha256("".join(f"{name}\0{digest}\n" for name, digest in sorted(files.items())).encode())
     jurisdiction_file = f"jurisdictions/{(jurisdiction_code or '').lower()}.yaml"
     return {

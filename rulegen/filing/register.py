@@ -129,7 +129,7 @@ def record(engine: Engine, report: VerifyReport, *, clock: Callable[[], _dt.date
     register's write lock, in the transaction that inserts it."""
     result = AddResult(report.path, report)
     received = (clock or _now)()
-    revision = report.revision if isinstance(report.revision, int) else None
+    revision = _revision(report)
     try:
         with engine.begin() as connection:
             write_lock(connection)
@@ -161,6 +161,18 @@ def record(engine: Engine, report: VerifyReport, *, clock: Callable[[], _dt.date
     return result
 
 
+# The register's whole numbers are SQL INTEGER: 32 bits in PostgreSQL, 64 in SQLite. A filing claiming a
+# revision beyond them (nothing a real offering has) is recorded without one, as a filing with no usable revision is.
+INTEGER_MAX = 2**31 - 1
+
+
+def _revision(report: VerifyReport) -> int | None:
+    revision = report.revision
+    if isinstance(revision, bool) or not isinstance(revision, int) or not -INTEGER_MAX <= revision <= INTEGER_MAX:
+        return None
+    return revision
+
+
 def _now() -> _dt.datetime:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
 
@@ -188,7 +200,7 @@ def _row(report: VerifyReport, received: _dt.datetime, result: AddResult) -> dic
         "offering_id": report.offering_id,
         "operator": report.operator,
         "jurisdiction": report.jurisdiction,
-        "revision": report.revision if isinstance(report.revision, int) else None,
+        "revision": _revision(report),
         "effective_date": report.effective_date,
         "status": report.status,
         "exit_code": report.exit_code,
@@ -351,12 +363,12 @@ def show(engine: Engine, key: str) -> list[dict[str, Any]]:
     with engine.connect() as connection:
         query = select(filings)
         if key.isdigit():
-            query = query.where(filings.c.id == int(key))
+            query = query.where(filings.c.id == _number(key))
         elif "@" in key:
             offering_id, _, revision = key.rpartition("@")
             if not revision.isdigit():
                 raise InputError(f"{key}: give an entry number, an offering id, or offering-id@revision")
-            query = query.where(and_(filings.c.offering_id == offering_id, filings.c.revision == int(revision)))
+            query = query.where(and_(filings.c.offering_id == offering_id, filings.c.revision == _number(revision)))
         else:
             query = query.where(filings.c.offering_id == key)
         rows = connection.execute(query.order_by(filings.c.revision, filings.c.id)).mappings().all()
@@ -368,6 +380,12 @@ def show(engine: Engine, key: str) -> list[dict[str, Any]]:
     if not found:
         raise InputError(f"{key}: no such entry in the register", exit_code=ExitCode.INVALID)
     return found
+
+
+def _number(digits: str) -> int:
+    """An entry or revision number as typed; one too large for the database matches nothing (-1), never overflows."""
+    value = int(digits)
+    return value if value <= INTEGER_MAX else -1
 
 
 # --- the reviewer's page ------------------------------------------------------------------------------------------

@@ -107,7 +107,9 @@ def default_location() -> str:
 def database_url(location: str) -> str:
     """A SQLAlchemy URL from --db: a postgresql:// (or postgres://) URL as given, anything else a SQLite file."""
     if location.startswith(("postgresql://", "postgresql+psycopg2://", "postgres://")):
-        return "postgresql+psycopg2://" + location.split("://", 1)[1]
+        url = "postgresql+psycopg2://" + location.split("://", 1)[1]
+        _check_url(location, url)
+        return url
     if location.startswith("sqlite:///"):
         return location
     if "://" in location:
@@ -120,6 +122,25 @@ def database_url(location: str) -> str:
     except OSError as exc:
         raise InputError(f"--db {location}: its folder cannot be made: {exc.strerror or exc}") from None
     return f"sqlite:///{path}"
+
+
+def _check_url(location: str, url: str) -> None:
+    """A PostgreSQL URL that names a host, a port from 1 to 65535 and no character a driver would choke on, or
+    InputError saying what is wrong with it (SQLAlchemy and psycopg2 raise ValueError or worse for these)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    shown = _display(location)
+    if any(ord(char) < 32 or 0xD800 <= ord(char) <= 0xDFFF or ord(char) == 127 for char in location):
+        raise InputError(f"--db {shown!r}: the URL holds a control character or an undecodable byte")
+    try:
+        parsed = make_url(url)
+        port = parsed.port  # SQLAlchemy reads the port as a number: a word raises ValueError
+    except (ArgumentError, ValueError) as exc:
+        raise InputError(f"--db {shown}: not a usable postgresql:// URL ({_first_line(exc)}); give "
+                         "postgresql://USER@HOST:PORT/DATABASE") from None
+    if port is not None and not 1 <= port <= 65535:
+        raise InputError(f"--db {shown}: the port is {port}; a port is a number from 1 to 65535")
 
 
 def is_postgresql(engine: Engine) -> bool:
@@ -176,13 +197,23 @@ def open_register(location: str | None = None) -> Engine:
     """An engine on the register at `location` (default_location() when None), its schema up to date."""
     from sqlalchemy.exc import SQLAlchemyError
 
+    from alembic.util.exc import CommandError
+
     location = location or default_location()
-    engine = make_engine(location)
+    try:
+        engine = make_engine(location)
+    except (ValueError, SQLAlchemyError) as exc:  # a URL SQLAlchemy or the driver refuses
+        raise InputError(f"the register at {_display(location)} cannot be opened: {_first_line(exc)}") from None
     try:
         upgrade(engine)
-    except SQLAlchemyError as exc:
+    except (SQLAlchemyError, ValueError, OverflowError, UnicodeError) as exc:
         engine.dispose()
         raise InputError(f"the register at {_display(location)} cannot be opened: {_first_line(exc)}") from None
+    except CommandError as exc:  # the database names a schema revision none of our migrations is
+        engine.dispose()
+        raise InputError(f"the register at {_display(location)} cannot be opened: its schema is at a revision this "
+                         f"version of rulegen does not know ({_first_line(exc)}); it was made by a newer rulegen, "
+                         "or is not a rulegen register") from None
     return engine
 
 

@@ -25,8 +25,11 @@ PASSPHRASE_ENV = "RULEGEN_SIGN_PASSPHRASE"
 
 
 def passphrase_from_env() -> bytes | None:
-    value = os.environ.get(PASSPHRASE_ENV)
-    return None if value is None else value.encode("utf-8")
+    value = os.environb.get(PASSPHRASE_ENV.encode()) if os.supports_bytes_environ else None
+    if value is not None:
+        return value  # the passphrase's own bytes, whatever the locale (a byte not in UTF-8 stays as it is)
+    text = os.environ.get(PASSPHRASE_ENV)
+    return None if text is None else os.fsencode(text)
 
 
 def _load_identity(p12_path: str | Path, passphrase: bytes | None

@@ -13,15 +13,16 @@ import os
 def _numba_cache_dir() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
+    import tempfile
+
     import platformdirs
 
     candidates = [os.path.join(platformdirs.user_cache_dir("rulegen"), "numba")]
     for folder in candidates:
         try:
             os.makedirs(folder, exist_ok=True)
-            probe = os.path.join(folder, f".probe-{os.getpid()}")
-            with open(probe, "wb"):
-                pass
+            handle, probe = tempfile.mkstemp(prefix=".probe-", dir=folder)  # a new file: nothing planted is opened
+            os.close(handle)
             os.unlink(probe)
         except OSError:
             continue
@@ -30,7 +31,6 @@ def _numba_cache_dir() -> None:
     import atexit
     import shutil
     import sys
-    import tempfile
 
     folder = tempfile.mkdtemp(prefix="rulegen-numba-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)

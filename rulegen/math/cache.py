@@ -3,7 +3,9 @@
 Folder: `RULEGEN_CACHE_DIR` when set, else platformdirs' user cache dir. Each entry is one JSON file holding
 the payload and its SHA-256; it is written to a temporary file and moved into place with os.replace, so a
 reader sees a whole entry or none. An entry that does not parse or whose checksum fails is ignored (and
-recomputed by the caller), never trusted.
+recomputed by the caller), never trusted. An entry is read as every input file is (`safeio.read_regular`: opened
+once without blocking, never through a link, a regular file of at most `MAX_ENTRY_BYTES`): a FIFO, a device,
+a link or an oversized file planted in the folder is a miss, never a hang; the next store replaces it.
 
 The cache is a speed-up, never a source of truth: anyone who can write the folder can write an entry and its
 checksum. Inside `fresh()` nothing is read from it (and every in-process memo that may hold a value read from
@@ -21,6 +23,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rulegen import __version__
+from rulegen.safeio import UnsafeFile, read_regular
+
+MAX_ENTRY_BYTES = 16 * 1024 * 1024  # the largest entry (a main game's analysis) is under 100 kB
 
 
 _fresh_depth = 0
@@ -81,12 +86,12 @@ def load(entry_key: str):
     if _fresh_depth:
         return None
     try:
-        document = json.loads(_path(entry_key).read_text(encoding="utf-8"))
+        document = json.loads(read_regular(_path(entry_key), MAX_ENTRY_BYTES).decode("utf-8"))
         text = _payload_text(document["payload"])
         if document.get("key") != entry_key or document.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
             return None
         return document["payload"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (UnsafeFile, OSError, ValueError, KeyError, TypeError):  # UnicodeDecodeError is a ValueError
         return None
 
 

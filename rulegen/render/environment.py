@@ -16,6 +16,7 @@ template that tries anything else stops the render with a `RenderError` (exit 2)
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -57,6 +58,38 @@ class DocumentSandbox(ImmutableSandboxedEnvironment):
         return operator.mul(left, right)
 
 
+MAX_TEMPLATE_BYTES = 4 * 1024 * 1024
+
+
+class RegularFileLoader(jinja2.FileSystemLoader):
+    """Jinja2's file loader, reading each template as every input file is read (`safeio.read_regular`): one
+    non-blocking open of a regular file, at most MAX_TEMPLATE_BYTES. A FIFO, a device or a huge file put in a
+    data folder under a template's name is a `RenderError` naming it, never a hang."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        import os
+        import posixpath
+
+        from jinja2.loaders import split_template_path
+
+        from rulegen.safeio import UnsafeFile, read_regular
+
+        pieces = split_template_path(template)
+        for searchpath in self.searchpath:
+            filename = posixpath.join(searchpath, *pieces)
+            if not os.path.lexists(filename):
+                continue
+            try:
+                data = read_regular(filename, MAX_TEMPLATE_BYTES, follow_symlinks=True)
+                contents = data.decode(self.encoding)
+            except UnsafeFile as exc:
+                raise RenderError(f"the template {filename} cannot be read: {exc.reason}") from None
+            except UnicodeDecodeError:
+                raise RenderError(f"the template {filename} is not UTF-8 text") from None
+            return contents, os.path.normpath(filename), lambda: True  # auto_reload is off: never read again
+        raise jinja2.TemplateNotFound(template)
+
+
 def environment() -> jinja2.Environment:
     """The environment for the templates folders in use (the extra data folders first, then the shipped one)."""
     return _environment(tuple(str(folder) for folder in template_dirs()))
@@ -65,7 +98,7 @@ def environment() -> jinja2.Environment:
 @cache
 def _environment(folders: tuple[str, ...]) -> jinja2.Environment:
     env = DocumentSandbox(
-        loader=jinja2.FileSystemLoader(list(folders)),
+        loader=RegularFileLoader(list(folders)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

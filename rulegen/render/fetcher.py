@@ -87,14 +87,16 @@ def inside(root: Path, relative: str, url: str) -> Path:
 
 
 def read_limited(path: Path, url: str) -> bytes:
+    """The asset's bytes, read as every input file is: once, a regular file (a FIFO swapped in after the checks
+    above is refused, not waited on), at most MAX_RESOURCE_BYTES."""
+    from rulegen.safeio import UnsafeFile, read_regular
+
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_RESOURCE_BYTES + 1)
-    except OSError as exc:
-        raise RefusedResource(url, f"it cannot be read: {exc.strerror or exc}") from None
-    if len(data) > MAX_RESOURCE_BYTES:
-        raise RefusedResource(url, f"larger than {MAX_RESOURCE_BYTES >> 20} MiB")
-    return data
+        return read_regular(path, MAX_RESOURCE_BYTES, follow_symlinks=True)  # `path` is resolved: no link is left
+    except UnsafeFile as exc:
+        if "the most read" in exc.reason or "larger than" in exc.reason:
+            raise RefusedResource(url, f"larger than {MAX_RESOURCE_BYTES >> 20} MiB") from None
+        raise RefusedResource(url, f"it cannot be read: {exc.reason}") from None
 
 
 class SafeFetcher(URLFetcher):

@@ -70,6 +70,23 @@ class RenderTimeout(RenderError):
     """The rendering of one PDF ran past its time bound."""
 
 
+def _render_seconds() -> float:
+    """RULEGEN_RENDER_SECONDS, or the default; a value that is not a positive number is a clear error."""
+    import math
+
+    text = os.environ.get("RULEGEN_RENDER_SECONDS")
+    if not text:
+        return float(RENDER_SECONDS)
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise RenderError(f"RULEGEN_RENDER_SECONDS is {text!r}; give the most seconds a rendering may take, such "
+                          f"as {RENDER_SECONDS:g}")
+    return seconds
+
+
 @contextmanager
 def time_bound(what: str) -> Iterator[None]:
     """Stop the rendering of `what` with RenderTimeout once `RULEGEN_RENDER_SECONDS` (default 120) pass.
@@ -80,7 +97,7 @@ def time_bound(what: str) -> Iterator[None]:
     import signal
     import threading
 
-    seconds = float(os.environ.get("RULEGEN_RENDER_SECONDS") or RENDER_SECONDS)
+    seconds = _render_seconds()
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return

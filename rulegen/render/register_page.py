@@ -10,12 +10,16 @@ STATUS_WORDS = {"verified": "verified", "untrusted": "intact, signer not trusted
 
 
 def register_page(data: dict[str, Any], *, title: str = "Register of received filings") -> str:
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+    from jinja2 import StrictUndefined, select_autoescape
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+    from rulegen.render.environment import RegularFileLoader
     from rulegen.resources import templates_dir
 
-    environment = Environment(loader=FileSystemLoader(str(templates_dir())), autoescape=select_autoescape(["html"]),
-                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    # the shipped page only, in the sandbox every document renders in (the rows are a filing's text, escaped)
+    environment = ImmutableSandboxedEnvironment(
+        loader=RegularFileLoader(str(templates_dir())), autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     return environment.get_template("register-report.html").render(
         title=title, rows=data["rows"], totals=data["totals"], flagged=data["flagged"],
         jurisdiction=data["jurisdiction"], words=STATUS_WORDS)
