@@ -111,7 +111,21 @@ def written_out(ctx: Context, check: Check) -> None:
             continue
         name, cited, authorized = match
         words = table_words(ctx, kind, name, cited)
-        reported: set[str] = set()
+        authorized_rows = odds_mapping(cited.value)
+        # a row of the authorized table the written one leaves out is reported as missing, by its own name; the
+        # other rows are compared with it filled in, so that an "or better" row is not blamed for the gap
+        # (only where the written rows are all the authorized table's: a row named otherwise is reported as such)
+        extra = [row for row in choice if row not in authorized_rows]
+        absent = [row for row in authorized_rows if row not in choice] if not extra else []
+        for row in absent:
+            row_node = node + (row,)
+            base = row if row in PAY_CLASS_INDEX else PAY_CLASSES[OR_BETTER[row]]
+            ctx.add(check, row_node, "error",
+                    f"{dotted(row_node)} is missing; {words} pays {_pay_words(authorized[PAY_CLASS_INDEX[base]])} "
+                    f"for {_hand(row)}", cited.citation, key=True, at=node, rule="table-missing-row")
+        if absent:
+            given = payout_vector(odds_mapping({**choice, **{row: cited.value[row] for row in absent}}))
+        reported: set[str] = set(absent)
         missing: list[str] = []
         for index in reversed(range(len(PAY_CLASSES))):  # strongest hand first, as a paytable reads
             if given[index] == authorized[index]:
@@ -125,7 +139,6 @@ def written_out(ctx: Context, check: Check) -> None:
                 continue
             reported.add(row)
             row_node = node + (row,)
-            authorized_rows = odds_mapping(cited.value)
             if row in authorized_rows:
                 base = row if row in PAY_CLASS_INDEX else PAY_CLASSES[OR_BETTER[row]]
                 ctx.add(check, row_node, "error",
