@@ -81,3 +81,21 @@ def test_the_check_finds_what_it_looks_for():
     assert check_html("rules.html", listed, config) == []
     order = ('<tr data-concordance="Chapter 5 §D"></tr><tr data-concordance="Chapter 5 §A"></tr>')
     assert concordance_order(order, "MD")
+
+
+@pytest.mark.parametrize("code", ["MD", "NJ", "PA", "HOUSE"])
+def test_the_concordance_follows_the_text_clause_by_clause(code: str):
+    """The Concordance lists the inventory in its order; a clause's sub-clauses come right under it, before the next
+    clause of its level (as the text prints them), never after a later one (NJ listed 40.11(d) before 40.11(c)'s
+    Tables 3 to 5)."""
+    from rulegen.clauses import available, load
+
+    if not available(code):
+        pytest.skip(f"{code} has no clause inventory")
+    inventory = load(code)
+    open_parents: list[str] = []
+    for clause in inventory.clauses:
+        while open_parents and open_parents[-1] != clause.parent:
+            open_parents.pop()
+        assert clause.parent is None or open_parents, f"{clause.id} comes after its parent {clause.parent}'s siblings"
+        open_parents.append(clause.id)
