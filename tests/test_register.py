@@ -52,8 +52,17 @@ def pki(tmp_path_factory) -> dict:
 
 @pytest.fixture(autouse=True)
 def _trusted(pki, monkeypatch, math_cache):
-    """The test root is trusted (RULEGEN_TRUST); the session's math cache serves the diffs' mathematics."""
+    """The test root is trusted (RULEGEN_TRUST); the session's math cache serves the diffs' mathematics. `register
+    add` verifies in full, reproducing each filing with the renderer the build layer hands it: for these stand-in
+    filings, the factory's own product stands in for the pipeline."""
     monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
+    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", factory.reproduce)
+
+
+# `python -m rulegen`, with the factory's product standing in for the pipeline's renderer (as `_trusted` does here).
+FACTORY_RULEGEN = ("import sys, rulegen.build, tests.filing_factory as f; "
+                   "rulegen.build.reproduce_filing_for_verify = f.reproduce; "
+                   "sys.argv[0] = 'rulegen'; from rulegen.cli import main; main()")
 
 
 @pytest.fixture(scope="module")
@@ -221,10 +230,11 @@ def test_list_show_and_the_html_report(db, corpus, tmp_path):
 def test_two_adds_at_once_lose_nothing(db, corpus, tmp_path):
     """Two processes add at the same moment: every distinct filing is recorded once, the shared one once."""
     env = dict(os.environ)
-    command = [sys.executable, "-m", "rulegen", "register", "add", "--db", db, "--format", "json"]
-    first = subprocess.Popen(command + [str(corpus[k]) for k in ("a1", "c1")], env=env,
+    command = [sys.executable, "-c", FACTORY_RULEGEN, "register", "add", "--db", db, "--format", "json"]
+    root = Path(__file__).resolve().parent.parent
+    first = subprocess.Popen(command + [str(corpus[k]) for k in ("a1", "c1")], env=env, cwd=root,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    second = subprocess.Popen(command + [str(corpus[k]) for k in ("c1", "a2")], env=env,
+    second = subprocess.Popen(command + [str(corpus[k]) for k in ("c1", "a2")], env=env, cwd=root,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     outputs = [process.communicate(timeout=300) for process in (first, second)]
     for stdout, stderr in outputs:
@@ -293,3 +303,24 @@ def test_the_default_register_lives_in_the_users_data_folder(monkeypatch, tmp_pa
     assert default_location() == str(tmp_path / "agency.sqlite")
     assert database_url("postgres://u@h:5/d") == "postgresql+psycopg2://u@h:5/d"
     assert database_url(str(tmp_path / "x" / "r.sqlite")) == f"sqlite:///{tmp_path / 'x' / 'r.sqlite'}"
+
+
+def test_add_verifies_in_full_and_records_the_offerings_identity(db, pki, tmp_path, monkeypatch):
+    """A manifest claiming another identity, or a package the signed offering does not build, is recorded as
+    failed, under the signed offering's identity; without the reproduction nothing would be verified."""
+    def claim_revision_9(manifest):
+        manifest["offering"]["version"] = 9
+
+    def other_figures(manifest):
+        manifest["figures"] = {"main_game.house_edge_per_ante": "1/1000"}
+
+    claimed = factory.build(tmp_path / "claimed" / "filing", pki, text=variant(offering_id="claims-pa"),
+                            edit=claim_revision_9).parent
+    figures = factory.build(tmp_path / "figures" / "filing", pki, text=variant(offering_id="figures-pa"),
+                            edit=other_figures).parent
+    result = run("add", str(claimed), str(figures), "--db", db, "--format", "json")
+    assert result.exit_code == 1, result.output
+    rows = {row["offering_id"]: row for row in listing(db)}
+    assert rows["claims-pa"]["revision"] == 1 and rows["claims-pa"]["status"] == "failed"
+    assert "identity" in rows["claims-pa"]["first_problem"]
+    assert rows["figures-pa"]["status"] == "failed" and "reproduce" in rows["figures-pa"]["first_problem"]

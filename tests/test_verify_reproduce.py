@@ -157,3 +157,41 @@ def test_the_identity_of_a_genuine_filing_is_the_offerings(signed_filing):
     identity = next(c for c in report.checks if c.name == "identity")
     assert identity.ok and "read from the signed offering" in identity.detail
     assert (report.offering_id, report.revision) == ("filing-test-pa", 3)
+
+
+# --- the whole package, reproduced (this factory's product standing in for the pipeline) -------------------------------
+
+def test_a_genuine_filing_reproduces_and_is_verified_only_then(signed_filing):
+    from tests.filing_factory import reproduce
+
+    report = verify_filing(signed_filing, reproduce=reproduce)
+    assert report.status == "verified" and report.exit_code == 0, report.verdict
+    assert report.verdict.startswith("VERIFIED") and "every byte reproduced" in report.verdict
+    check = next(c for c in report.checks if c.name == "reproduce")
+    assert check.ok and all(n in check.detail for n in ("rules.pdf", "signage.pdf", "math-appendix.pdf",
+                                                        "rules.html", "manifest.json"))
+    fast = verify_filing(signed_filing)
+    assert fast.status == "intact" and fast.exit_code == 0 and "VERIFIED" not in fast.verdict
+    assert fast.verdict.startswith("INTACT, INTEGRITY ONLY") and fast.to_json()["mode"] == "integrity-only"
+
+
+def test_other_renderer_versions_make_a_filing_unreproducible_here(signed_filing, monkeypatch):
+    from tests.filing_factory import reproduce
+
+    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
+    report = verify_filing(signed_filing, reproduce=reproduce)
+    assert report.status == "unreproducible" and report.exit_code == 1, report.verdict
+    assert report.verdict.startswith("NOT VERIFIED, CANNOT BE REPRODUCED HERE")
+    assert "Pango" in report.verdict and "9.99.0" in report.verdict and "pip install rulegen==" in report.verdict
+
+
+def test_a_manifest_edited_before_signing_is_not_reproduced(pki, tmp_path):
+    from tests.filing_factory import reproduce
+
+    def other_figures(manifest):
+        manifest["figures"] = {"main_game.house_edge_per_ante": "1/1000"}
+
+    report = verify_filing(build(tmp_path / "edited", pki, edit=other_figures), reproduce=reproduce)
+    assert report.status == "failed", report.verdict
+    detail = failed(report)["reproduce"]
+    assert "manifest.json" in detail and "rules.pdf (the signed revision)" in detail and "figures" in detail

@@ -1,6 +1,7 @@
 """The register of received filings (filing layer): what a regulator received, when, and what is wrong with it.
 
-`add_filings` verifies each filing (as `rulegen verify` does, trust failing closed), then records it with its
+`add_filings` verifies each filing in full (as `rulegen verify` does: trust failing closed, every byte reproduced
+from the signed offering), then records it with its
 verdict, hashes, signer, finding counts and the diff to the previous revision of the same offering, and flags
 what a reviewer must look at:
 
@@ -31,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from rulegen.errors import ExitCode, InputError
 from rulegen.filing.manifest import canonical_json, sha256
 from rulegen.filing.register_store import filings, flags, settings, write_lock
+from rulegen.filing.rebuild import PackageRenderer
 from rulegen.filing.verify import VerifyReport, filing_paths, load_trust_roots, trust_paths, verify_filing
 
 FLAG_TITLES = {
@@ -105,8 +107,13 @@ def set_jurisdiction(engine: Engine, code: str | None) -> None:
 
 def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, environ: Any = None,
                 progress: Callable[[AddResult], None] | None = None,
-                clock: Callable[[], _dt.datetime] | None = None) -> list[AddResult]:
-    """Verify and record every filing under `paths` (files and folders, as verify takes them)."""
+                clock: Callable[[], _dt.datetime] | None = None,
+                reproduce: PackageRenderer | None = None) -> list[AddResult]:
+    """Verify and record every filing under `paths` (files and folders, as verify takes them).
+
+    `reproduce` is the renderer full verification builds the signed offering again with (the command hands in
+    `rulegen.build.reproduce_filing_for_verify`): only a filing whose every byte it reproduces is recorded as
+    verified; without it a filing is at best recorded as intact (integrity only)."""
     roots = load_trust_roots(trust_paths(trust, environ))
     results = []
     for path, problem in filing_paths(paths):
@@ -114,7 +121,7 @@ def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, envi
             result = AddResult(str(path), VerifyReport(str(path), error=problem))
         else:
             try:
-                report = verify_filing(path, roots=roots)
+                report = verify_filing(path, roots=roots, reproduce=reproduce)
             except InputError as exc:
                 report = VerifyReport(str(path), error=exc.message)
             result = record(engine, report, clock=clock)
