@@ -324,3 +324,15 @@ def test_add_verifies_in_full_and_records_the_offerings_identity(db, pki, tmp_pa
     assert rows["claims-pa"]["revision"] == 1 and rows["claims-pa"]["status"] == "failed"
     assert "identity" in rows["claims-pa"]["first_problem"]
     assert rows["figures-pa"]["status"] == "failed" and "reproduce" in rows["figures-pa"]["first_problem"]
+
+
+def test_a_filing_not_reproducible_here_is_recorded_so_and_the_page_says_why(db, corpus, tmp_path, monkeypatch):
+    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
+    result = run("add", str(corpus["a1"]), "--db", db)
+    assert result.exit_code == 1 and "CANNOT BE REPRODUCED HERE" in result.stdout, result.output
+    [row] = listing(db)
+    assert row["status"] == "unreproducible" and "Pango" in row["first_problem"]
+    out = tmp_path / "register.html"
+    assert run("report", "--html", str(out), "--db", db).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    assert "cannot be reproduced here" in page and "9.99.0" in page

@@ -211,6 +211,8 @@ class VerifyReport:
             return f"{problems[0].name}: {problems[0].detail}"
         if self.strict and self.warnings:
             return f"{self.warnings[0].name}: {self.warnings[0].detail}"
+        if self.status == "intact":
+            return "integrity only: the package was not reproduced from the signed offering, so it is not verified"
         return None
 
     @property
