@@ -31,7 +31,12 @@ Order of the checks, each reported with a reason:
   outputs     the whole package: every output the manifest lists, and manifest.json, is beside the filing and
               matches; a missing file or a file the manifest does not list fails
   rules       the shipped jurisdiction data and schemas, and the findings they give now, against the manifest's
-  rebuild     (--rebuild) a fresh rendering from the attached offering equals the signed rendering
+  reproduce   (full verification; not with --integrity-only) the build layer's renderer builds the signed
+              offering and its logo again, with fresh math and only the build options the offering does not carry;
+              every file equals the package's byte for byte: rules.pdf up to the signature's update, rules.html,
+              signage.pdf, math-appendix.pdf and manifest.json (beside and attached). With other renderer versions,
+              fonts or jurisdiction data than the manifest records, the filing cannot be reproduced here: not
+              verified, and the verdict names the versions to install. Only a reproduced filing is VERIFIED.
 """
 
 from __future__ import annotations
