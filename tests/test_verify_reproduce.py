@@ -309,3 +309,28 @@ def test_a_sign_or_appendix_of_another_offering_fails_naming_the_file(real_filin
     others = [name for name in ("rules.html", "signage.pdf", "math-appendix.pdf") if name != piece]
     assert not any(f"{name} (differs" in detail for name in others), detail
     assert "VERIFIED" not in report.verdict and piece in report.verdict
+
+
+def test_an_offering_with_a_logo_is_reproduced_byte_for_byte(tmp_path):
+    """The reproduction takes the signed logo as given, beside the offering, as the build read it."""
+    import json
+
+    import rulegen.build as pipeline
+    from rulegen.filing.pdf import embedded_files
+    from rulegen.resources import samples_dir
+
+    folder = tmp_path / "offering"
+    folder.mkdir()
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                        "1f15c4890000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082")
+    (folder / "logo.png").write_bytes(png)
+    text = (samples_dir() / SAMPLE).read_text(encoding="utf-8").replace("    licence:", "    logo: logo.png\n    licence:", 1)
+    (folder / "offer.yaml").write_text(text, encoding="utf-8")
+    built = pipeline.build(folder / "offer.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out", final=True))
+    manifest = json.loads(built.files["manifest.json"])
+    attached = {item.name: item.data for item in embedded_files(open_reader(built.files["rules.pdf"]))}
+    assert attached["logo.png"] == png and manifest["logo"]["file"] == "logo.png"
+    fresh = pipeline.reproduce_filing_for_verify(source=attached["offer.yaml"], name="offer.yaml",
+                                                 logo=("logo.png", attached["logo.png"]),
+                                                 options=manifest["options"], signer=None)
+    assert {name: fresh[name] == built.files[name] for name in fresh} == {name: True for name in built.files}
