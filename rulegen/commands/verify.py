@@ -74,9 +74,13 @@ def register(app: typer.Typer) -> None:
 
         if integrity_only and rebuild:
             raise UsageError("--rebuild and --integrity-only contradict each other; verify rebuilds by default")
-        from rulegen.build import reproduce_filing_for_verify
+        from rulegen.filing.rebuild import PackageRenderer
 
-        reproduce = None if integrity_only else reproduce_filing_for_verify
+        reproduce: PackageRenderer | None = None
+        if not integrity_only:  # the renderer is imported only when it is used: --integrity-only stays fast
+            from rulegen.build import reproduce_filing_for_verify
+
+            reproduce = reproduce_filing_for_verify
         began = time.perf_counter()
         show = None if format == "json" else (lambda report: print_line(report, details))
         reports = verify_paths(paths, trust=trust or None, reproduce=reproduce, strict=strict, progress=show)
