@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-# The files a reproduction gives: rules.pdf unsigned, as the signer was handed it, and every other file of the
-# package, each the bytes a build of the signed offering writes.
-REPRODUCED_FILES = ("rules.pdf", "rules.html", "signage.pdf", "math-appendix.pdf", "manifest.json")
+# The files a reproduction gives: every file of the package, each the bytes a build of the signed offering writes,
+# and rules.pdf unsigned, as the signer was handed it. In this order a mismatch names first the document that was
+# swapped, then the manifest that hashes it, then rules.pdf, which carries that manifest.
+REPRODUCED_FILES = ("rules.html", "signage.pdf", "math-appendix.pdf", "manifest.json", "rules.pdf")
 
 
 class PackageRenderer(Protocol):
