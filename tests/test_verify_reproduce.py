@@ -334,3 +334,21 @@ def test_an_offering_with_a_logo_is_reproduced_byte_for_byte(tmp_path):
                                                  logo=("logo.png", attached["logo.png"]),
                                                  options=manifest["options"], signer=None)
     assert {name: fresh[name] == built.files[name] for name in fresh} == {name: True for name in built.files}
+
+
+def test_the_command_offers_integrity_only_and_still_accepts_rebuild(signed_filing, monkeypatch):
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from tests.filing_factory import reproduce
+
+    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", reproduce)
+    runner = CliRunner()
+    help_text = runner.invoke(app, ["verify", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "--integrity-only" in help_text and "Never VERIFIED" in help_text and "--rebuild" not in help_text
+    for extra, verdict in (([], "VERIFIED"), (["--rebuild"], "VERIFIED"), (["--integrity-only"], "INTACT, INTEGRITY")):
+        result = runner.invoke(app, ["verify", str(signed_filing), *extra])
+        assert result.exit_code == 0 and verdict in result.stdout, (extra, result.output)
+        assert ("VERIFIED" in result.stdout) == (verdict == "VERIFIED")
+    result = runner.invoke(app, ["verify", str(signed_filing), "--rebuild", "--integrity-only"])
+    assert result.exit_code == 2 and "--integrity-only" in result.stderr
