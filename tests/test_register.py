@@ -336,3 +336,34 @@ def test_a_filing_not_reproducible_here_is_recorded_so_and_the_page_says_why(db,
     assert run("report", "--html", str(out), "--db", db).exit_code == 0
     page = out.read_text(encoding="utf-8")
     assert "cannot be reproduced here" in page and "9.99.0" in page
+
+
+def test_a_changes_section_that_is_not_the_diff_from_the_previous_revision_is_flagged(corpus, pki, tmp_path):
+    """The changes section is the one part of a rendering the offering does not give (the build's --previous
+    does), so the reproduction takes it from the manifest; the register holds the previous revision and checks it."""
+    from rulegen.filing import changes_section
+    from rulegen.filing.manifest import jsonable
+    from rulegen.offering import parse_offering
+
+    before = parse_offering(variant(revision=1, date="2027-03-01").encode(), "offering.yaml")
+    text = variant(revision=2, date="2027-04-01", five_card_maximum=50)
+    honest = jsonable(changes_section(before, parse_offering(text.encode(), "offering.yaml")))
+    forged = {**honest, "count": 0, "groups": [], "summary": "No change to the rules since revision 1"}
+    made = {}
+    for label, section in (("honest", honest), ("forged", forged)):
+        def with_changes(manifest, section=section):
+            manifest["options"]["changes"] = section
+
+        made[label] = factory.build(tmp_path / label / "filing", pki, text=text, edit=with_changes).parent
+    for label in ("honest", "forged"):
+        db = str(tmp_path / f"{label}.sqlite")
+        assert run("add", str(corpus["a1"]), "--db", db).exit_code == 0
+        result = run("add", str(made[label]), "--db", db, "--format", "json")
+        [entry] = json.loads(result.stdout)["results"]
+        assert entry["status"] == "verified", entry
+        flagged = {flag["kind"]: flag["message"] for flag in entry["flags"]}
+        if label == "honest":
+            assert "changes-section" not in flagged and result.exit_code == 0, entry
+        else:
+            assert result.exit_code == 1 and "not the diff from revision 1" in flagged["changes-section"]
+            assert "groups" in flagged["changes-section"] and "summary" in flagged["changes-section"]

@@ -12,6 +12,9 @@ what a reviewer must look at:
   jurisdiction     the jurisdiction differs from the previous revision's
   signer-operator  the signer's certificate was seen before on a filing of another operator
   register-jurisdiction  the filing is for another jurisdiction than the register's (when it has one)
+  changes-section  the "changes from revision N" section the filing prints is not the diff from revision N as the
+                   register holds it (the one part of a filing's rendering that its own offering does not give,
+                   so verify's reproduction takes it from the manifest)
 
 The register is a SQLite file or a PostgreSQL database (see register_store); each filing is recorded in one
 transaction under the register's write lock, so concurrent adds lose nothing and see each other.
@@ -43,6 +46,7 @@ FLAG_TITLES = {
     "jurisdiction": "jurisdiction changed",
     "signer-operator": "signer seen for another operator",
     "register-jurisdiction": "another jurisdiction than the register's",
+    "changes-section": "changes section not the diff from the previous revision",
 }
 
 
@@ -154,6 +158,9 @@ def record(engine: Engine, report: VerifyReport, *, clock: Callable[[], _dt.date
             if previous is not None:
                 result.previous = previous.id
                 result.changes = _changes(previous, report)
+                problem = _changes_section_problem(previous, report)
+                if problem is not None:
+                    result.flags.append(Flag("changes-section", problem))
             key = connection.execute(insert(filings).values(**_row(report, received, result))).inserted_primary_key
             entry = int(key[0]) if key is not None else 0
             result.entry = entry
@@ -300,6 +307,34 @@ def _changes(previous: Row[Any], report: VerifyReport) -> dict[str, Any] | None:
         return {"error": getattr(exc, "message", str(exc))}
     mathematics = math_diff(before, after)
     return changes_json(changes, f"revision {previous.revision}", f"revision {report.revision}", mathematics)
+
+
+def _changes_section_problem(previous: Row[Any], report: VerifyReport) -> str | None:
+    """Whether the filing's "changes from revision N" section, when it prints one from the revision the register
+    holds as its previous, is the section a build gives from that revision's offering; None if it is, or if
+    there is nothing to compare."""
+    options = (report.manifest or {}).get("options")
+    printed = options.get("changes") if isinstance(options, dict) else None
+    if not isinstance(printed, dict) or previous.offering_source is None or report.offering_source is None:
+        return None
+    if printed.get("from_revision") != previous.revision:
+        return None  # it compares with a revision the register does not hold as the previous one
+    from rulegen.filing.diff import changes_section
+    from rulegen.filing.manifest import jsonable
+    from rulegen.offering import OfferingLoadError, parse_offering
+
+    try:
+        before = parse_offering(bytes(previous.offering_source), previous.offering_name or "previous.yaml")
+        after = parse_offering(report.offering_source, report.offering_name or "offering.yaml")
+        expected = jsonable(changes_section(before, after))
+    except (OfferingLoadError, InputError) as exc:
+        return f"the changes section cannot be checked: {getattr(exc, 'message', exc)}"
+    if printed == expected:
+        return None
+    differ = sorted(k for k in set(printed) | set(expected) if printed.get(k) != expected.get(k))
+    return (f"the filing prints a \"changes from revision {previous.revision}\" section that is not the diff from "
+            f"revision {previous.revision} in the register (entry {previous.id}): it differs in "
+            + ", ".join(differ[:8]))
 
 
 # --- reading -------------------------------------------------------------------------------------------------------
