@@ -98,11 +98,20 @@ def replace_pages(writer) -> None:
     writer.update_root()
 
 
+def retitle(writer) -> None:
+    """Another title in the document information, which a viewer shows in its title bar."""
+    from pyhanko.pdf_utils import generic
+
+    info = writer.trailer["/Info"]
+    info[generic.NameObject("/Title")] = generic.TextStringObject("Criss Cross Poker: antes to $1,000")
+    writer.update_container(info)
+
+
 def change_nothing(writer) -> None:
     pass
 
 
-@pytest.mark.parametrize("change", [append_content_to_page_one, replace_pages])
+@pytest.mark.parametrize("change", [append_content_to_page_one, replace_pages, retitle])
 def test_a_shadow_change_in_the_signing_revision_fails(signed_filing, pki, tmp_path, change):
     data = signed_filing.read_bytes()
     unsigned = data[: revision_end(data, open_reader(data), 0)]
