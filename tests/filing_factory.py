@@ -177,6 +177,25 @@ def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering:
 
 
 
+def reproduce(*, source: bytes, name: str, logo, options, signer) -> dict[str, bytes]:
+    """This factory's own product, built again from the signed offering alone (the `PackageRenderer` verify is
+    handed): the stand-in outputs, the manifest made afresh, and rules.pdf rendered with it. A genuine factory
+    filing reproduces byte for byte; one whose manifest `build(edit=...)` changed does not."""
+    import tempfile
+
+    from rulegen.validate import validate_offering
+
+    with tempfile.TemporaryDirectory(prefix="filing-factory-") as folder:
+        path = Path(folder) / (Path(name).name or "offering.yaml")
+        path.write_bytes(source)
+        offering = load_offering(path)
+        findings = validate_offering(offering)
+        signoffs = list(offering.data["signoff"]) + ([{"role": "signature", "name": signer}] if signer else [])
+        manifest = build_manifest(offering=offering, jurisdiction_code=offering.data["offering"]["jurisdiction"],
+                                  outputs=dict(OUTPUTS), options=dict(options), findings=findings, signoffs=signoffs)
+        return {"rules.pdf": render(offering, manifest), **OUTPUTS, "manifest.json": manifest_bytes(manifest)}
+
+
 def make_identity(folder: Path, pki: dict, common: str, organization: str, serial: int) -> Path:
     """Another signer under the test root: its PKCS#12 file (passphrase PASSPHRASE)."""
     from cryptography.hazmat.primitives import serialization

@@ -51,8 +51,17 @@ def pki(tmp_path_factory) -> dict:
 
 @pytest.fixture(autouse=True)
 def _trusted(pki, monkeypatch, math_cache):
-    """The test root is trusted (RULEGEN_TRUST); the session's math cache serves the diffs' mathematics."""
+    """The test root is trusted (RULEGEN_TRUST); the session's math cache serves the diffs' mathematics. `register
+    add` verifies in full, reproducing each filing with the renderer the build layer hands it: for these stand-in
+    filings, the factory's own product stands in for the pipeline."""
     monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
+    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", factory.reproduce)
+
+
+# `python -m rulegen`, with the factory's product standing in for the pipeline's renderer (as `_trusted` does here).
+FACTORY_RULEGEN = ("import sys, rulegen.build, tests.filing_factory as f; "
+                   "rulegen.build.reproduce_filing_for_verify = f.reproduce; "
+                   "sys.argv[0] = 'rulegen'; from rulegen.cli import main; main()")
 
 
 @pytest.fixture(scope="module")
@@ -221,10 +230,11 @@ def test_list_show_and_the_html_report(db, corpus, tmp_path):
 def test_two_adds_at_once_lose_nothing(db, corpus, tmp_path):
     """Two processes add at the same moment: every distinct filing is recorded once, the shared one once."""
     env = dict(os.environ)
-    command = [sys.executable, "-m", "rulegen", "register", "add", "--db", db, "--format", "json"]
-    first = subprocess.Popen(command + [str(corpus[k]) for k in ("a1", "c1")], env=env,
+    command = [sys.executable, "-c", FACTORY_RULEGEN, "register", "add", "--db", db, "--format", "json"]
+    root = Path(__file__).resolve().parent.parent
+    first = subprocess.Popen(command + [str(corpus[k]) for k in ("a1", "c1")], env=env, cwd=root,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    second = subprocess.Popen(command + [str(corpus[k]) for k in ("c1", "a2")], env=env,
+    second = subprocess.Popen(command + [str(corpus[k]) for k in ("c1", "a2")], env=env, cwd=root,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     outputs = [process.communicate(timeout=300) for process in (first, second)]
     for stdout, stderr in outputs:
@@ -293,3 +303,67 @@ def test_the_default_register_lives_in_the_users_data_folder(monkeypatch, tmp_pa
     assert default_location() == str(tmp_path / "agency.sqlite")
     assert database_url("postgres://u@h:5/d") == "postgresql+psycopg2://u@h:5/d"
     assert database_url(str(tmp_path / "x" / "r.sqlite")) == f"sqlite:///{tmp_path / 'x' / 'r.sqlite'}"
+
+
+def test_add_verifies_in_full_and_records_the_offerings_identity(db, pki, tmp_path, monkeypatch):
+    """A manifest claiming another identity, or a package the signed offering does not build, is recorded as
+    failed, under the signed offering's identity; without the reproduction nothing would be verified."""
+    def claim_revision_9(manifest):
+        manifest["offering"]["version"] = 9
+
+    def other_figures(manifest):
+        manifest["figures"] = {"main_game.house_edge_per_ante": "1/1000"}
+
+    claimed = factory.build(tmp_path / "claimed" / "filing", pki, text=variant(offering_id="claims-pa"),
+                            edit=claim_revision_9).parent
+    figures = factory.build(tmp_path / "figures" / "filing", pki, text=variant(offering_id="figures-pa"),
+                            edit=other_figures).parent
+    result = run("add", str(claimed), str(figures), "--db", db, "--format", "json")
+    assert result.exit_code == 1, result.output
+    rows = {row["offering_id"]: row for row in listing(db)}
+    assert rows["claims-pa"]["revision"] == 1 and rows["claims-pa"]["status"] == "failed"
+    assert "identity" in rows["claims-pa"]["first_problem"]
+    assert rows["figures-pa"]["status"] == "failed" and "reproduce" in rows["figures-pa"]["first_problem"]
+
+
+def test_a_filing_not_reproducible_here_is_recorded_so_and_the_page_says_why(db, corpus, tmp_path, monkeypatch):
+    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
+    result = run("add", str(corpus["a1"]), "--db", db)
+    assert result.exit_code == 1 and "CANNOT BE REPRODUCED HERE" in result.stdout, result.output
+    [row] = listing(db)
+    assert row["status"] == "unreproducible" and "Pango" in row["first_problem"]
+    out = tmp_path / "register.html"
+    assert run("report", "--html", str(out), "--db", db).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    assert "cannot be reproduced here" in page and "9.99.0" in page
+
+
+def test_a_changes_section_that_is_not_the_diff_from_the_previous_revision_is_flagged(corpus, pki, tmp_path):
+    """The changes section is the one part of a rendering the offering does not give (the build's --previous
+    does), so the reproduction takes it from the manifest; the register holds the previous revision and checks it."""
+    from rulegen.filing import changes_section
+    from rulegen.filing.manifest import jsonable
+    from rulegen.offering import parse_offering
+
+    before = parse_offering(variant(revision=1, date="2027-03-01").encode(), "offering.yaml")
+    text = variant(revision=2, date="2027-04-01", five_card_maximum=50)
+    honest = jsonable(changes_section(before, parse_offering(text.encode(), "offering.yaml")))
+    forged = {**honest, "count": 0, "groups": [], "summary": "No change to the rules since revision 1"}
+    made = {}
+    for label, section in (("honest", honest), ("forged", forged)):
+        def with_changes(manifest, section=section):
+            manifest["options"]["changes"] = section
+
+        made[label] = factory.build(tmp_path / label / "filing", pki, text=text, edit=with_changes).parent
+    for label in ("honest", "forged"):
+        db = str(tmp_path / f"{label}.sqlite")
+        assert run("add", str(corpus["a1"]), "--db", db).exit_code == 0
+        result = run("add", str(made[label]), "--db", db, "--format", "json")
+        [entry] = json.loads(result.stdout)["results"]
+        assert entry["status"] == "verified", entry
+        flagged = {flag["kind"]: flag["message"] for flag in entry["flags"]}
+        if label == "honest":
+            assert "changes-section" not in flagged and result.exit_code == 0, entry
+        else:
+            assert result.exit_code == 1 and "not the diff from revision 1" in flagged["changes-section"]
+            assert "groups" in flagged["changes-section"] and "summary" in flagged["changes-section"]

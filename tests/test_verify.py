@@ -31,7 +31,7 @@ from tests.filing_factory import (  # noqa: E402
     _name,
     build,
     make_trusted_pki,
-    render,
+    reproduce,
 )
 
 
@@ -45,6 +45,13 @@ def _trust_the_test_root(pki, monkeypatch):
     """Every test trusts the test root through RULEGEN_TRUST, as an agency's machine would be set up, so a test
     that expects a failure sees the failure it is about and not the untrusted signer; the trust tests unset it."""
     monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
+
+
+@pytest.fixture
+def factory_reproduces(monkeypatch):
+    """The command line hands verify the build layer's renderer; for this module's stand-in filings, the factory's
+    own product stands in for it (the real pipeline is tested on real builds below)."""
+    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", reproduce)
 
 
 @pytest.fixture(scope="module")
@@ -117,13 +124,13 @@ def test_signing_keeps_the_unsigned_rendering_as_a_prefix(signed_filing):
 # --- verifying ---------------------------------------------------------------------------------------------------
 
 def test_signed_final_filing_verifies_against_its_root(signed_filing, pki):
-    report = verify_filing(signed_filing, trust=pki["ca"])
+    report = verify_filing(signed_filing, trust=pki["ca"], reproduce=reproduce)
     assert failed(report) == {}, report.verdict
     assert report.exit_code == 0 and report.signed and report.final and report.trusted
     assert report.signer == "Priya Raman, Test Pennsylvania Casino"
     names = {c.name for c in report.checks if c.ok}
-    assert {"pdf", "signature", "coverage", "contents", "certificate", "trust", "manifest", "offering",
-            "final", "outputs", "rules"} <= names
+    assert {"pdf", "signature", "coverage", "revision", "contents", "certificate", "trust", "manifest", "offering",
+            "identity", "final", "outputs", "rules", "reproduce"} <= names
     assert report.verdict.startswith("VERIFIED")
 
 
@@ -382,7 +389,7 @@ def test_a_second_signature_or_incremental_update_fails(signed_filing, pki, tmp_
     assert report.exit_code == 1 and "revisions" in failed(report)["pdf"]
 
 
-def test_json_and_text_output_of_the_command(signed_filing, draft_filing, pki, monkeypatch):
+def test_json_and_text_output_of_the_command(signed_filing, draft_filing, pki, monkeypatch, factory_reproduces):
     import hashlib
 
     monkeypatch.delenv("RULEGEN_TRUST")
@@ -418,7 +425,7 @@ def test_json_and_text_output_of_the_command(signed_filing, draft_filing, pki, m
     assert result.exit_code == 1 and "UNSIGNED DRAFT" in result.stdout
 
 
-def test_many_filings_and_folders_in_one_run(signed_filing, draft_filing, tmp_path):
+def test_many_filings_and_folders_in_one_run(signed_filing, draft_filing, tmp_path, factory_reproduces):
     """Folders are searched for build folders; a broken filing or missing path is reported and the run goes on."""
     batch = tmp_path / "received"
     for label in ("a", "b"):
@@ -466,8 +473,10 @@ def test_rules_that_moved_since_the_build_warn_and_fail_only_with_strict(pki, tm
     assert report.exit_code == 0
     strict = verify_filing(filing, strict=True)
     assert strict.exit_code == 1 and strict.verdict.startswith("FAILED (--strict)")
-    result = CliRunner().invoke(app, ["verify", str(filing), "--strict", "--details"])
+    result = CliRunner().invoke(app, ["verify", str(filing), "--integrity-only", "--strict", "--details"])
     assert result.exit_code == 1 and "FAILED (--strict)" in result.stdout and "warn  rules" in result.stdout
+    result = CliRunner().invoke(app, ["verify", str(filing)])  # the data it was built with are not here
+    assert result.exit_code == 1 and "CANNOT BE REPRODUCED HERE" in result.stdout and "retired.yaml" in result.stdout
 
 
 def test_findings_that_differ_under_the_same_rules_fail(pki, tmp_path):
@@ -500,29 +509,26 @@ def test_a_signed_draft_is_not_a_final_filing(pki, tmp_path):
     assert "draft" in failed(report)["final"]
 
 
-def test_rebuild_compares_a_fresh_rendering_with_the_signed_one(signed_filing, monkeypatch):
-    """The comparison itself, with this test's renderer standing in for the pipeline's."""
-    from rulegen.offering import parse_offering
+def test_reproduction_compares_every_file_with_a_fresh_build(signed_filing, monkeypatch):
+    """The comparison itself, with this factory's product standing in for the pipeline's."""
+    report = verify_filing(signed_filing, reproduce=reproduce)
+    check = next(c for c in report.checks if c.name == "reproduce")
+    assert check.ok, check.detail
+    assert report.exit_code == 0 and report.status == "verified"
 
-    def same_renderer(*, source, name, logo, manifest, signer):
-        offering = parse_offering(source, name, signed_filing.parent / name)
-        return render(offering, manifest)
+    def newer_renderer(*, source, name, logo, options, signer):
+        fresh = dict(reproduce(source=source, name=name, logo=logo, options=options, signer=signer))
+        pdf = bytearray(fresh["rules.pdf"])
+        pdf[len(pdf) // 2] ^= 0x01
+        fresh["rules.pdf"] = bytes(pdf)
+        fresh["rules.html"] += b"<!-- another rendering -->"
+        return fresh
 
-    report = verify_filing(signed_filing, rebuild=same_renderer)
-    rebuild = next(c for c in report.checks if c.name == "rebuild")
-    assert rebuild.ok, rebuild.detail
-    assert report.exit_code == 0
-
-    def newer_renderer(*, source, name, logo, manifest, signer):
-        fresh = bytearray(same_renderer(source=source, name=name, logo=logo, manifest=manifest, signer=signer))
-        fresh[len(fresh) // 2] ^= 0x01
-        return bytes(fresh)
-
-    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
-    report = verify_filing(signed_filing, rebuild=newer_renderer)
-    assert report.exit_code == 1
-    detail = failed(report)["rebuild"]
-    assert "differs from the signed one from byte" in detail and "pango" in detail and "9.99.0" in detail
+    report = verify_filing(signed_filing, reproduce=newer_renderer)
+    assert report.exit_code == 1 and report.status == "failed"
+    detail = failed(report)["reproduce"]
+    assert "rules.pdf (the signed revision) (differs from byte" in detail and "rules.html" in detail
+    assert "signage.pdf" not in detail and "manifest.json" not in detail
 
 
 # --- end to end: real builds of a bundled sample -------------------------------------------------------------------
@@ -575,12 +581,15 @@ def test_real_signed_final_build_verifies(real_builds, pki):
 
 def test_real_build_rebuilds_to_the_same_bytes(real_builds, pki, math_cache):
     """Through the command line, which hands verify the build layer's renderer."""
-    result = CliRunner().invoke(app, ["verify", str(real_builds["final"]), "--rebuild", "--trust", str(pki["ca"]),
-                                      "--format", "json"])
-    assert result.exit_code == 0, result.output
-    [filing] = json.loads(result.stdout)["filings"]
-    rebuild = next(c for c in filing["checks"] if c["name"] == "rebuild")
-    assert rebuild["ok"] is True, rebuild
+    for extra in ([], ["--rebuild"]):  # full verification is the default; --rebuild is still accepted
+        result = CliRunner().invoke(app, ["verify", str(real_builds["final"]), *extra, "--trust", str(pki["ca"]),
+                                          "--format", "json"])
+        assert result.exit_code == 0, result.output
+        [filing] = json.loads(result.stdout)["filings"]
+        reproduce = next(c for c in filing["checks"] if c["name"] == "reproduce")
+        assert reproduce["ok"] is True and filing["status"] == "verified", reproduce
+        assert all(name in reproduce["detail"] for name in ("rules.pdf", "rules.html", "signage.pdf",
+                                                            "math-appendix.pdf", "manifest.json"))
 
 
 def test_real_draft_is_an_unsigned_draft(real_builds):

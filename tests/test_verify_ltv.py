@@ -285,7 +285,16 @@ def test_a_signer_revoked_and_expired_after_signing_still_verifies(unsigned_fili
         assert report.exit_code == 1 and "revoked before the signature's time" in failed(report)["revocation"]
 
 
-def test_the_command_reports_level_timestamp_and_revocation(signed_lt):
+@pytest.fixture
+def factory_reproduces(monkeypatch):
+    """The commands verify in full with the build layer's renderer; for these stand-in filings the factory's own
+    product stands in for it."""
+    from tests.filing_factory import reproduce
+
+    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", reproduce)
+
+
+def test_the_command_reports_level_timestamp_and_revocation(signed_lt, factory_reproduces):
     runner = CliRunner()
     result = runner.invoke(app, ["verify", str(signed_lt["path"])])
     assert result.exit_code == 0, result.output
@@ -297,7 +306,7 @@ def test_the_command_reports_level_timestamp_and_revocation(signed_lt):
     assert {"path", "status", "signer", "timestamp", "trust", "checks"} <= set(filing)  # the old keys stay
 
 
-def test_the_register_records_level_timestamp_and_revocation(signed_lt, tmp_path):
+def test_the_register_records_level_timestamp_and_revocation(signed_lt, tmp_path, factory_reproduces):
     db = str(tmp_path / "register.sqlite")
     added = CliRunner().invoke(app, ["register", "add", str(signed_lt["path"]), "--db", db])
     assert added.exit_code == 0, added.output

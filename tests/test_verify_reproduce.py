@@ -98,11 +98,20 @@ def replace_pages(writer) -> None:
     writer.update_root()
 
 
+def retitle(writer) -> None:
+    """Another title in the document information, which a viewer shows in its title bar."""
+    from pyhanko.pdf_utils import generic
+
+    info = writer.trailer["/Info"]
+    info[generic.NameObject("/Title")] = generic.TextStringObject("Criss Cross Poker: antes to $1,000")
+    writer.update_container(info)
+
+
 def change_nothing(writer) -> None:
     pass
 
 
-@pytest.mark.parametrize("change", [append_content_to_page_one, replace_pages])
+@pytest.mark.parametrize("change", [append_content_to_page_one, replace_pages, retitle])
 def test_a_shadow_change_in_the_signing_revision_fails(signed_filing, pki, tmp_path, change):
     data = signed_filing.read_bytes()
     unsigned = data[: revision_end(data, open_reader(data), 0)]
@@ -157,3 +166,198 @@ def test_the_identity_of_a_genuine_filing_is_the_offerings(signed_filing):
     identity = next(c for c in report.checks if c.name == "identity")
     assert identity.ok and "read from the signed offering" in identity.detail
     assert (report.offering_id, report.revision) == ("filing-test-pa", 3)
+
+
+# --- the whole package, reproduced (this factory's product standing in for the pipeline) -------------------------------
+
+def test_a_genuine_filing_reproduces_and_is_verified_only_then(signed_filing):
+    from tests.filing_factory import reproduce
+
+    report = verify_filing(signed_filing, reproduce=reproduce)
+    assert report.status == "verified" and report.exit_code == 0, report.verdict
+    assert report.verdict.startswith("VERIFIED") and "every byte reproduced" in report.verdict
+    check = next(c for c in report.checks if c.name == "reproduce")
+    assert check.ok and all(n in check.detail for n in ("rules.pdf", "signage.pdf", "math-appendix.pdf",
+                                                        "rules.html", "manifest.json"))
+    fast = verify_filing(signed_filing)
+    assert fast.status == "intact" and fast.exit_code == 0 and "VERIFIED" not in fast.verdict
+    assert fast.verdict.startswith("INTACT, INTEGRITY ONLY") and fast.to_json()["mode"] == "integrity-only"
+
+
+def test_other_renderer_versions_make_a_filing_unreproducible_here(signed_filing, monkeypatch):
+    from tests.filing_factory import reproduce
+
+    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
+    report = verify_filing(signed_filing, reproduce=reproduce)
+    assert report.status == "unreproducible" and report.exit_code == 1, report.verdict
+    assert report.verdict.startswith("NOT VERIFIED, CANNOT BE REPRODUCED HERE")
+    assert "Pango" in report.verdict and "9.99.0" in report.verdict and "pip install rulegen==" in report.verdict
+
+
+def test_a_manifest_edited_before_signing_is_not_reproduced(pki, tmp_path):
+    from tests.filing_factory import reproduce
+
+    def other_figures(manifest):
+        manifest["figures"] = {"main_game.house_edge_per_ante": "1/1000"}
+
+    report = verify_filing(build(tmp_path / "edited", pki, edit=other_figures), reproduce=reproduce)
+    assert report.status == "failed", report.verdict
+    detail = failed(report)["reproduce"]
+    assert "manifest.json" in detail and "rules.pdf (the signed revision)" in detail and "figures" in detail
+
+
+# --- end to end: a real signed build, and packages a dishonest filer makes from it ------------------------------------
+
+SAMPLE = "pa-five-card-bonus.yaml"
+
+
+def _render_for(text: str, folder: Path, piece: str) -> bytes:
+    """The sign or the appendix of the offering `text`, final, as the pipeline renders them (the math from the
+    session's cache: the filer's tools are not bound by verify's rules)."""
+    import rulegen.build as pipeline
+    from rulegen.render import documents
+    from rulegen.render.context import draft_status
+    from rulegen.resolved import resolve
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "offering.yaml").write_text(text, encoding="utf-8")
+    loaded, _findings = pipeline.load_and_validate(folder / "offering.yaml")
+    offering = resolve(loaded)
+    draft = draft_status(offering, True)
+    if piece == "signage.pdf":
+        return documents.signage_pdf(offering, draft=draft, fetcher=documents.fetcher_for(offering))
+    results = pipeline.math_results(offering)
+    return documents.appendix_pdf(offering, results, draft=draft, fetcher=documents.fetcher_for(offering))
+
+
+def _refile(genuine: Path, folder: Path, identity: Path, replaced: dict[str, bytes]) -> Path:
+    """The genuine package with `replaced` files put in, the manifest's hashes of them updated, rules.pdf rendered
+    again from the genuine rules.html with that manifest attached, and signed with a trusted identity: every
+    hash and the signature are consistent, so only a reproduction can tell."""
+    import json
+
+    import rulegen.build as pipeline
+    from rulegen.filing import manifest_bytes, sign_pdf
+    from rulegen.filing.manifest import sha256
+    from rulegen.resolved import resolve
+
+    shutil.copytree(genuine.parent, folder)
+    manifest = json.loads((folder / "manifest.json").read_bytes())
+    for name, data in replaced.items():
+        (folder / name).write_bytes(data)
+        manifest["outputs"][name] = {"sha256": sha256(data), "bytes": len(data)}
+    data = manifest_bytes(manifest)
+    source = folder.parent / f"{folder.name}-source"
+    source.mkdir()
+    name, offering = attached_offering(genuine)
+    (source / name).write_bytes(offering)
+    loaded, _ = pipeline.load_and_validate(source / name)
+    html = (folder / "rules.html").read_text(encoding="utf-8")
+    unsigned = pipeline.rules_pdf_from_html(resolve(loaded), html, pipeline.pdf_attachments(loaded, manifest, data))
+    (folder / "manifest.json").write_bytes(data)
+    (folder / "rules.pdf").write_bytes(sign_pdf(unsigned, identity, PASSPHRASE))
+    return folder / "rules.pdf"
+
+
+def attached_offering(filing: Path) -> tuple[str, bytes]:
+    """The offering attached to a filing, its name and bytes (the filer has it anyway)."""
+    from rulegen.filing.pdf import embedded_files
+
+    [item] = [item for item in embedded_files(open_reader(filing.read_bytes())) if item.name.endswith(".yaml")]
+    return item.name, item.data
+
+
+@pytest.fixture(scope="module")
+def real_filing(tmp_path_factory, pki, math_cache) -> Path:
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from rulegen.resources import samples_dir
+
+    out = tmp_path_factory.mktemp("real")
+    result = CliRunner().invoke(app, ["build", str(samples_dir() / SAMPLE), "--out", str(out), "--final", "--sign",
+                                      str(pki["signer"])], env={"RULEGEN_SIGN_PASSPHRASE": PASSPHRASE.decode()})
+    assert result.exit_code == 0, (result.output, result.stderr)
+    [folder] = [p for p in out.iterdir() if p.is_dir()]
+    return folder / "rules.pdf"
+
+
+def test_a_real_signed_build_is_verified_by_reproducing_every_byte(real_filing, capsys):
+    import time
+
+    from rulegen.build import reproduce_filing_for_verify
+
+    began = time.perf_counter()
+    report = verify_filing(real_filing, reproduce=reproduce_filing_for_verify)
+    seconds = time.perf_counter() - began
+    with capsys.disabled():
+        print(f"\nfull verification of one real filing (fresh math, every file rendered): {seconds:.1f} s")
+    assert report.status == "verified" and report.exit_code == 0, report.verdict
+    assert report.offering_id == "allegheny-crossing-ccp" and report.jurisdiction == "PA"
+
+
+@pytest.mark.parametrize("piece", ["signage.pdf", "math-appendix.pdf"])
+def test_a_sign_or_appendix_of_another_offering_fails_naming_the_file(real_filing, pki, tmp_path, piece):
+    from rulegen.build import reproduce_filing_for_verify
+    from rulegen.resources import samples_dir
+
+    text = (samples_dir() / SAMPLE).read_text(encoding="utf-8")
+    if piece == "signage.pdf":
+        assert "ante: {minimum: 5, maximum: 200}" in text
+        other = text.replace("ante: {minimum: 5, maximum: 200}", "ante: {minimum: 5, maximum: 1000}")
+    else:
+        other = text.replace("id: allegheny-crossing-ccp", "id: another-casino-ccp")
+        assert other != text
+    forged = _refile(real_filing, tmp_path / "forged", pki["signer"], {piece: _render_for(other, tmp_path / "o", piece)})
+    fast = verify_filing(forged)
+    assert fast.status == "intact", fast.verdict  # signed, trusted, every hash consistent: integrity alone passes
+    report = verify_filing(forged, reproduce=reproduce_filing_for_verify)
+    assert report.status == "failed" and report.exit_code == 1, report.verdict
+    detail = failed(report)["reproduce"]
+    assert f"{piece} (differs" in detail and "outputs." + piece in detail
+    others = [name for name in ("rules.html", "signage.pdf", "math-appendix.pdf") if name != piece]
+    assert not any(f"{name} (differs" in detail for name in others), detail
+    assert "VERIFIED" not in report.verdict and piece in report.verdict
+
+
+def test_an_offering_with_a_logo_is_reproduced_byte_for_byte(tmp_path):
+    """The reproduction takes the signed logo as given, beside the offering, as the build read it."""
+    import json
+
+    import rulegen.build as pipeline
+    from rulegen.filing.pdf import embedded_files
+    from rulegen.resources import samples_dir
+
+    folder = tmp_path / "offering"
+    folder.mkdir()
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                        "1f15c4890000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082")
+    (folder / "logo.png").write_bytes(png)
+    text = (samples_dir() / SAMPLE).read_text(encoding="utf-8").replace("    licence:", "    logo: logo.png\n    licence:", 1)
+    (folder / "offer.yaml").write_text(text, encoding="utf-8")
+    built = pipeline.build(folder / "offer.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out", final=True))
+    manifest = json.loads(built.files["manifest.json"])
+    attached = {item.name: item.data for item in embedded_files(open_reader(built.files["rules.pdf"]))}
+    assert attached["logo.png"] == png and manifest["logo"]["file"] == "logo.png"
+    fresh = pipeline.reproduce_filing_for_verify(source=attached["offer.yaml"], name="offer.yaml",
+                                                 logo=("logo.png", attached["logo.png"]),
+                                                 options=manifest["options"], signer=None)
+    assert {name: fresh[name] == built.files[name] for name in fresh} == {name: True for name in built.files}
+
+
+def test_the_command_offers_integrity_only_and_still_accepts_rebuild(signed_filing, monkeypatch):
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from tests.filing_factory import reproduce
+
+    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", reproduce)
+    runner = CliRunner()
+    help_text = runner.invoke(app, ["verify", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "--integrity-only" in help_text and "Never VERIFIED" in help_text and "--rebuild" not in help_text
+    for extra, verdict in (([], "VERIFIED"), (["--rebuild"], "VERIFIED"), (["--integrity-only"], "INTACT, INTEGRITY")):
+        result = runner.invoke(app, ["verify", str(signed_filing), *extra])
+        assert result.exit_code == 0 and verdict in result.stdout, (extra, result.output)
+        assert ("VERIFIED" in result.stdout) == (verdict == "VERIFIED")
+    result = runner.invoke(app, ["verify", str(signed_filing), "--rebuild", "--integrity-only"])
+    assert result.exit_code == 2 and "--integrity-only" in result.stderr

@@ -238,7 +238,7 @@ def build(path: Path, options: BuildOptions, *, display: str | None = None, prog
 
 def _build(path: Path, options: BuildOptions, *, display: str | None, progress: Progress,
            math_progress: MathProgress | None) -> BuildResult:
-    from rulegen.filing import build_manifest, manifest_bytes, passphrase_from_env, sign_pdf
+    from rulegen.filing import passphrase_from_env, sign_pdf
 
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -266,6 +266,33 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     results = math_results(offering, use_cache=options.use_cache, progress=math_progress)
     step("math")
 
+    changes = changes_from_previous(options.previous, loaded)
+    made = render_package(loaded, offering, results, findings, final=options.final, sign_size=options.sign_size,
+                          print_proof=options.print_proof, signer=signer, changes=changes,
+                          options=manifest_options(options, signer, changes), step=step)
+    rules_pdf = made[RULES_PDF]
+
+    if options.sign is not None:
+        rules_pdf = sign_pdf(rules_pdf, options.sign, passphrase_from_env(), tsa_url=options.tsa)
+        step("sign")
+
+    files = {RULES_PDF: rules_pdf, RULES_HTML: made[RULES_HTML], SIGNAGE_PDF: made[SIGNAGE_PDF],
+             APPENDIX_PDF: made[APPENDIX_PDF], MANIFEST_JSON: made[MANIFEST_JSON]}
+    folder = publish.publish_folder(Path(options.out_dir) / offering.id, files)
+    step("publish")
+    return BuildResult(folder, loaded, findings, files, draft, timings)
+
+
+def render_package(loaded: Offering, offering: ResolvedOffering, results: MathReport, findings: list[Finding], *,
+                   final: bool, sign_size: str, print_proof: bool, signer: str | None, changes: dict[str, Any] | None,
+                   options: Mapping[str, object], step: Progress = _noop) -> dict[str, bytes]:
+    """Every file of the package, rules.pdf unsigned (as it is handed to the signer): steps 4 to 6 of a build.
+
+    `rulegen build` and `rulegen verify` (through `reproduce_filing_for_verify`) both render here, so what verify
+    compares a filing with is what a build writes, byte for byte."""
+    from rulegen.filing import build_manifest, manifest_bytes
+
+    draft = draft_status(offering, final)
     fetcher = documents.fetcher_for(offering)
     # The appendix and the sign render in their own processes while rules.html is rendered and rules.pdf laid
     # out and painted here; rules.pdf's attachments are made when its writing reaches them, once the manifest,
@@ -275,10 +302,9 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     try:
         pieces = Batch([
             (APPENDIX_PDF, lambda: render_appendix_pdf(offering, results, draft=draft, fetcher=fetcher)),
-            (SIGNAGE_PDF, lambda: render_signage_pdf(offering, draft=draft, size=options.sign_size,
-                                                     print_proof=options.print_proof, fetcher=fetcher)),
+            (SIGNAGE_PDF, lambda: render_signage_pdf(offering, draft=draft, size=sign_size,
+                                                     print_proof=print_proof, fetcher=fetcher)),
         ])
-        changes = changes_from_previous(options.previous, loaded)
         html = render_rules_html(offering, results, draft=draft, signer=signer, changes=changes)
         made[RULES_HTML] = html.encode("utf-8")
         step("rules.html")
@@ -294,28 +320,18 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
             step("appendix")
             outputs = {name: made[name] for name in (RULES_HTML, SIGNAGE_PDF, APPENDIX_PDF)}
             manifest = build_manifest(offering=loaded, jurisdiction_code=offering.jurisdiction.code,
-                                      outputs=outputs, figures=filing_figures(results),
-                                      options=manifest_options(options, signer, changes), findings=findings,
-                                      signoffs=loaded.data.get("signoff") or [])
+                                      outputs=outputs, figures=filing_figures(results), options=options,
+                                      findings=findings, signoffs=loaded.data.get("signoff") or [])
             made[MANIFEST_JSON] = manifest_bytes(manifest)
             step("manifest")
             return pdf_attachments(loaded, manifest, made[MANIFEST_JSON])
 
-        rules_pdf = rules_laid_out.write(attachments)
+        made[RULES_PDF] = rules_laid_out.write(attachments)
         step("rules.pdf")
     finally:
         if pieces is not None:
             pieces.cancel()
-
-    if options.sign is not None:
-        rules_pdf = sign_pdf(rules_pdf, options.sign, passphrase_from_env(), tsa_url=options.tsa)
-        step("sign")
-
-    files = {RULES_PDF: rules_pdf, RULES_HTML: made[RULES_HTML], SIGNAGE_PDF: made[SIGNAGE_PDF],
-             APPENDIX_PDF: made[APPENDIX_PDF], MANIFEST_JSON: made[MANIFEST_JSON]}
-    folder = publish.publish_folder(Path(options.out_dir) / offering.id, files)
-    step("publish")
-    return BuildResult(folder, loaded, findings, files, draft, timings)
+    return made
 
 
 def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False, final: bool = False,
@@ -382,7 +398,46 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
         return rules_pdf_from_html(offering, html, attachments)
 
 
+def reproduce_filing_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
+                                options: Mapping[str, Any], signer: str | None) -> dict[str, bytes]:
+    """Every file of the package a build of the signed offering gives here, rules.pdf unsigned as the signer is
+    handed it: the renderer `rulegen verify` hands the filing layer (`rulegen.filing.rebuild.PackageRenderer`).
+
+    Only the offering and its logo are taken as given, written to a private folder, loaded and validated there
+    (an error-level finding raises OfferingInvalid). Of the manifest, only the build options the offering does
+    not carry are used (final, sign size, print proof, the previous revision's name and its changes section);
+    the signer's name is the signing certificate's. The math is computed afresh, never read from the cache
+    (which anyone who can write its folder can fill); the manifest is made again from all of it."""
+    from rulegen.math import cache as math_cache
+
+    final = options.get("final") is True
+    sign_size = options.get("sign_size")
+    sign_size = sign_size if isinstance(sign_size, str) else "letter"
+    check_sign_size(sign_size)
+    print_proof = options.get("print") is True
+    previous = options.get("previous") if isinstance(options.get("previous"), str) else None
+    changes = options.get("changes") if isinstance(options.get("changes"), dict) else None
+    recorded = {"final": final, "sign_size": sign_size, "print": print_proof, "signer": signer,
+                "previous": previous, "changes": changes}
+    safe_name = Path(name).name or "offering.yaml"
+    with math_cache.fresh(), tempfile.TemporaryDirectory(prefix="rulegen-reproduce-") as folder:
+        root = Path(folder)
+        (root / safe_name).write_bytes(source)
+        if logo is not None:
+            logo_path = (root / logo[0]).resolve()
+            if root.resolve() not in logo_path.parents:
+                raise UsageError(f"the attached logo name {logo[0]!r} leads outside its folder")
+            logo_path.parent.mkdir(parents=True, exist_ok=True)
+            logo_path.write_bytes(logo[1])
+        loaded, findings = load_and_validate(root / safe_name, safe_name)
+        offering = resolve(loaded)
+        results = math_results(offering, use_cache=False)
+        return render_package(loaded, offering, results, findings, final=final, sign_size=sign_size,
+                              print_proof=print_proof, signer=signer, changes=changes, options=recorded)
+
+
 __all__ = [
     "BuildOptions", "BuildResult", "OfferingInvalid", "STEPS", "build", "build_signage",
-    "load_and_validate", "math_results", "pdf_attachments", "render_rules_pdf_for_verify",
+    "load_and_validate", "math_results", "pdf_attachments", "render_package", "render_rules_pdf_for_verify",
+    "reproduce_filing_for_verify",
 ]

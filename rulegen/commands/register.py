@@ -126,18 +126,21 @@ def register(app: typer.Typer) -> None:
             show_default=False)] = None,
         format: Annotated[OutputFormat, format_option()] = OutputFormat.TEXT,
     ) -> None:
-        """Verify each filing and record it with its verdict, flags and the diff to its previous revision.
+        """Verify each filing in full (every byte reproduced from its signed offering, as `rulegen verify` does)
+        and record it with its verdict, flags and the diff to its previous revision.
 
         Exit 0: every filing recorded, verified and unflagged; 1: any failed, was refused (the same offering id
         and revision twice) or is flagged; 2: a path, the trust roots or the register cannot be used.
         """
+        from rulegen.build import reproduce_filing_for_verify
         from rulegen.filing.register import add_filings
 
         _fail_format(format, ("text", "json"))
         began = time.perf_counter()
         with exits_cleanly(), _open(db) as engine:
             show = None if format == "json" else (lambda result: typer.echo(_add_line(result)))
-            results = add_filings(engine, paths, trust=trust or None, progress=show)
+            results = add_filings(engine, paths, trust=trust or None, progress=show,
+                                  reproduce=reproduce_filing_for_verify)
         seconds = time.perf_counter() - began
         code = max((r.exit_code for r in results), default=int(ExitCode.UNUSABLE))
         recorded = sum(1 for r in results if r.entry is not None)

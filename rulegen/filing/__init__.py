@@ -1,9 +1,9 @@
 """The filing layer: manifest, embedded offering, sign-off, PDF signature, verification, diff.
 
 It uses validate, math and the loader, never the renderer (the build hands it what it needs of render: the
-renderer's versions, and `verify --rebuild` its renderer), and never changes content: it records what was built,
-seals it, and checks it again later. Everything the other layers call lives here, so
-`from rulegen.filing import ...` keeps working whichever module a function moves to.
+renderer's versions, and `verify` its renderer), and never changes content: it records what was built, seals it, and
+checks it again later. Everything the other layers call lives here, so `from rulegen.filing import ...` keeps working
+whichever module a function moves to.
 """
 
 from __future__ import annotations

@@ -227,7 +227,7 @@ def build_manifest(*, offering: Offering, jurisdiction_code: str | None, outputs
     validator's findings; `signoffs` the sign-offs as printed (the offering's `signoff` list when None,
     plus, when signed, an entry for the signing certificate). `logo` overrides the logo read from the
     offering's folder. `figures` are the mathematics the documents print, as the build computed them (see
-    `rulegen.build.filing_figures`); `verify --rebuild` computes them again and compares.
+    `rulegen.build.filing_figures`); `verify` computes them again and compares.
     """
     data = offering.data if isinstance(offering.data, dict) else {}
     head = data.get("offering") or {}
@@ -297,7 +297,7 @@ def attached_files(offering: Offering, manifest_data: bytes,
     """What rules.pdf carries, in order: the offering's exact bytes, its logo, the manifest.
 
     The render layer attaches them dated with `attachment_time` (WeasyPrint would otherwise stamp the clock), so
-    the rendering is reproducible and `rulegen verify --rebuild` can compare it byte for byte.
+    the rendering is reproducible and `rulegen verify` can compare it byte for byte.
     """
     logo = logo if logo is not None else logo_of(offering)
     files = [AttachedFile(offering_file_name(offering), offering.source,

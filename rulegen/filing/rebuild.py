@@ -1,17 +1,33 @@
-"""What `rulegen verify --rebuild` needs from a renderer, stated as a type.
+"""What `rulegen verify` needs from a renderer to reproduce a filing, stated as types.
 
-The filing layer never imports the renderer: the build layer (`rulegen.build.render_rules_pdf_for_verify`)
-or the command line hands `verify_filing` a function of this shape, and verify compares what it returns
-with the signed rendering byte for byte.
+The filing layer never imports the renderer: the build layer (`rulegen.build.reproduce_filing_for_verify`) or
+the command line hands `verify_filing` a function of the `PackageRenderer` shape, and verify compares every file
+it returns with the filing's package byte for byte (rules.pdf: the revision the signature covers, before the
+signature's own update).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
+
+# The files a reproduction gives: every file of the package, each the bytes a build of the signed offering writes,
+# and rules.pdf unsigned, as the signer was handed it. In this order a mismatch names first the document that was
+# swapped, then the manifest that hashes it, then rules.pdf, which carries that manifest.
+REPRODUCED_FILES = ("rules.html", "signage.pdf", "math-appendix.pdf", "manifest.json", "rules.pdf")
+
+
+class PackageRenderer(Protocol):
+    """Renders every file of the package a build gives today from the signed offering (and its logo) alone, with
+    the build options the offering does not carry (`options`: the manifest's) and the signing certificate's name
+    (`signer`)."""
+
+    def __call__(self, *, source: bytes, name: str, logo: tuple[str, bytes] | None, options: Mapping[str, Any],
+                 signer: str | None) -> Mapping[str, bytes]: ...
 
 
 class RulesRenderer(Protocol):
-    """Renders the unsigned rules.pdf a build with the manifest's options gives today from the attached files."""
+    """Renders the unsigned rules.pdf alone, with the manifest given attached (`rulegen.build.render_rules_pdf_for_verify`)."""
 
     def __call__(self, *, source: bytes, name: str, logo: tuple[str, bytes] | None, manifest: dict[str, Any],
                  signer: str | None) -> bytes: ...

@@ -1,6 +1,7 @@
 """The register of received filings (filing layer): what a regulator received, when, and what is wrong with it.
 
-`add_filings` verifies each filing (as `rulegen verify` does, trust failing closed), then records it with its
+`add_filings` verifies each filing in full (as `rulegen verify` does: trust failing closed, every byte reproduced
+from the signed offering), then records it with its
 verdict, hashes, signer, finding counts and the diff to the previous revision of the same offering, and flags
 what a reviewer must look at:
 
@@ -11,6 +12,9 @@ what a reviewer must look at:
   jurisdiction     the jurisdiction differs from the previous revision's
   signer-operator  the signer's certificate was seen before on a filing of another operator
   register-jurisdiction  the filing is for another jurisdiction than the register's (when it has one)
+  changes-section  the "changes from revision N" section the filing prints is not the diff from revision N as the
+                   register holds it (the one part of a filing's rendering that its own offering does not give,
+                   so verify's reproduction takes it from the manifest)
 
 The register is a SQLite file or a PostgreSQL database (see register_store); each filing is recorded in one
 transaction under the register's write lock, so concurrent adds lose nothing and see each other.
@@ -31,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from rulegen.errors import ExitCode, InputError
 from rulegen.filing.manifest import canonical_json, sha256
 from rulegen.filing.register_store import filings, flags, settings, write_lock
+from rulegen.filing.rebuild import PackageRenderer
 from rulegen.filing.verify import VerifyReport, filing_paths, load_trust_roots, trust_paths, verify_filing
 
 FLAG_TITLES = {
@@ -41,6 +46,7 @@ FLAG_TITLES = {
     "jurisdiction": "jurisdiction changed",
     "signer-operator": "signer seen for another operator",
     "register-jurisdiction": "another jurisdiction than the register's",
+    "changes-section": "changes section not the diff from the previous revision",
 }
 
 
@@ -105,8 +111,13 @@ def set_jurisdiction(engine: Engine, code: str | None) -> None:
 
 def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, environ: Any = None,
                 progress: Callable[[AddResult], None] | None = None,
-                clock: Callable[[], _dt.datetime] | None = None) -> list[AddResult]:
-    """Verify and record every filing under `paths` (files and folders, as verify takes them)."""
+                clock: Callable[[], _dt.datetime] | None = None,
+                reproduce: PackageRenderer | None = None) -> list[AddResult]:
+    """Verify and record every filing under `paths` (files and folders, as verify takes them).
+
+    `reproduce` is the renderer full verification builds the signed offering again with (the command hands in
+    `rulegen.build.reproduce_filing_for_verify`): only a filing whose every byte it reproduces is recorded as
+    verified; without it a filing is at best recorded as intact (integrity only)."""
     roots = load_trust_roots(trust_paths(trust, environ))
     results = []
     for path, problem in filing_paths(paths):
@@ -114,7 +125,7 @@ def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, envi
             result = AddResult(str(path), VerifyReport(str(path), error=problem))
         else:
             try:
-                report = verify_filing(path, roots=roots)
+                report = verify_filing(path, roots=roots, reproduce=reproduce)
             except InputError as exc:
                 report = VerifyReport(str(path), error=exc.message)
             result = record(engine, report, clock=clock)
@@ -147,6 +158,9 @@ def record(engine: Engine, report: VerifyReport, *, clock: Callable[[], _dt.date
             if previous is not None:
                 result.previous = previous.id
                 result.changes = _changes(previous, report)
+                problem = _changes_section_problem(previous, report)
+                if problem is not None:
+                    result.flags.append(Flag("changes-section", problem))
             key = connection.execute(insert(filings).values(**_row(report, received, result))).inserted_primary_key
             entry = int(key[0]) if key is not None else 0
             result.entry = entry
@@ -308,6 +322,34 @@ def _changes(previous: Row[Any], report: VerifyReport) -> dict[str, Any] | None:
     return changes_json(changes, f"revision {previous.revision}", f"revision {report.revision}", mathematics)
 
 
+def _changes_section_problem(previous: Row[Any], report: VerifyReport) -> str | None:
+    """Whether the filing's "changes from revision N" section, when it prints one from the revision the register
+    holds as its previous, is the section a build gives from that revision's offering; None if it is, or if
+    there is nothing to compare."""
+    options = (report.manifest or {}).get("options")
+    printed = options.get("changes") if isinstance(options, dict) else None
+    if not isinstance(printed, dict) or previous.offering_source is None or report.offering_source is None:
+        return None
+    if printed.get("from_revision") != previous.revision:
+        return None  # it compares with a revision the register does not hold as the previous one
+    from rulegen.filing.diff import changes_section
+    from rulegen.filing.manifest import jsonable
+    from rulegen.offering import OfferingLoadError, parse_offering
+
+    try:
+        before = parse_offering(bytes(previous.offering_source), previous.offering_name or "previous.yaml")
+        after = parse_offering(report.offering_source, report.offering_name or "offering.yaml")
+        expected = jsonable(changes_section(before, after))
+    except (OfferingLoadError, InputError) as exc:
+        return f"the changes section cannot be checked: {getattr(exc, 'message', exc)}"
+    if printed == expected:
+        return None
+    differ = sorted(k for k in set(printed) | set(expected) if printed.get(k) != expected.get(k))
+    return (f"the filing prints a \"changes from revision {previous.revision}\" section that is not the diff from "
+            f"revision {previous.revision} in the register (entry {previous.id}): it differs in "
+            + ", ".join(differ[:8]))
+
+
 # --- reading -------------------------------------------------------------------------------------------------------
 
 LIST_COLUMNS = ("entry", "received", "offering_id", "revision", "jurisdiction", "operator", "effective_date",
@@ -398,7 +440,12 @@ def report_rows(engine: Engine) -> dict[str, Any]:
         for row in connection.execute(select(filings).order_by(filings.c.id)).mappings().all():
             entry_flags = connection.execute(select(flags).where(flags.c.filing_id == row["id"])
                                              .order_by(flags.c.id)).mappings().all()
-            rows.append(_entry(row, [Flag(f["kind"], f["message"]).to_json() for f in entry_flags], full=True))
+            entry = _entry(row, [Flag(f["kind"], f["message"]).to_json() for f in entry_flags], full=True)
+            if entry["status"] in ("intact", "unreproducible"):
+                # Not verified; the page (render/register_page.py) names five statuses, and its first-problem
+                # column says why: the filing was not reproduced (integrity only) or cannot be reproduced here.
+                entry["status"] = "failed"
+            rows.append(entry)
     return {"rows": rows, "jurisdiction": register_jurisdiction(engine),
             "totals": {status: sum(1 for r in rows if r["status"] == status)
                        for status in ("verified", "untrusted", "failed", "unsigned", "unusable")},

@@ -1,7 +1,7 @@
 """Signing rules.pdf: open the signer's PKCS#12 identity, check it, sign with pyHanko (PAdES).
 
 Signing is an incremental update: the unsigned rendering stays byte for byte at the start of the signed
-file, so `rulegen verify --rebuild` can compare it with a fresh rendering. Nothing here reaches the network
+file, so `rulegen verify` can compare it with a fresh rendering. Nothing here reaches the network
 unless --tsa names a timestamp authority; then (PAdES B-LT) the authority, and the CRL distribution points and
 OCSP responders the signer's and the authority's certificates name, are asked at signing time.
 """
@@ -158,7 +158,7 @@ def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *
             raise
         raise InputError(_long_term_failure(exc, tsa_url or "", describe_name(cert.subject))) from None
     signed = output.getvalue()
-    if not signed.startswith(pdf_bytes):  # the promise verify --rebuild depends on
+    if not signed.startswith(pdf_bytes):  # the promise verify's reproduction depends on
         raise RuntimeError("signing changed the unsigned rendering")
     if context is not None:
         signed = _validation_data_revision(signed, tsa_url or "")

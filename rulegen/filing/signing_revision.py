@@ -104,6 +104,35 @@ def signing_revision_problem(reader: Any, signature_field: str) -> str | None:
     if fields != {signature_field}:
         return ("it touches the form field(s) " + (", ".join(sorted(map(repr, fields))) or "none")
                 + f", not exactly the signature field {signature_field!r}")
+    return _info_problem(reader)
+
+
+# What signing may change in the document information: pyHanko stamps its name and the time. pyHanko's own rule
+# for the document information admits any change there (a new title, author or subject a viewer would show).
+SIGNING_INFO_KEYS = frozenset({"/ModDate", "/Producer"})
+
+
+def _info_problem(reader: Any) -> str | None:
+    from pyhanko.pdf_utils import generic
+
+    def info(revision: int) -> dict[str, Any]:
+        """The document information as the revision has it (read through that revision's own resolver)."""
+        resolver = reader.get_historical_resolver(revision)
+        try:
+            value = resolver.trailer_view.raw_get("/Info")
+        except KeyError:
+            return {}
+        if isinstance(value, generic.IndirectObject):
+            value = resolver.get_object(value.reference)
+        if not isinstance(value, generic.DictionaryObject):
+            return {"(not a dictionary)": repr(value)}
+        return {key: value.raw_get(key) for key in value}
+
+    before, after = info(SIGNED_REVISION - 1), info(SIGNED_REVISION)
+    changed = sorted(k for k in set(before) | set(after)
+                     if k not in SIGNING_INFO_KEYS and before.get(k) != after.get(k))
+    if changed:
+        return "it changes the document information beyond the producer and modification date: " + ", ".join(changed)
     return None
 
 

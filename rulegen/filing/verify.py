@@ -31,7 +31,12 @@ Order of the checks, each reported with a reason:
   outputs     the whole package: every output the manifest lists, and manifest.json, is beside the filing and
               matches; a missing file or a file the manifest does not list fails
   rules       the shipped jurisdiction data and schemas, and the findings they give now, against the manifest's
-  rebuild     (--rebuild) a fresh rendering from the attached offering equals the signed rendering
+  reproduce   (full verification; not with --integrity-only) the build layer's renderer builds the signed
+              offering and its logo again, with fresh math and only the build options the offering does not carry;
+              every file equals the package's byte for byte: rules.pdf up to the signature's update, rules.html,
+              signage.pdf, math-appendix.pdf and manifest.json (beside and attached). With other renderer versions,
+              fonts or jurisdiction data than the manifest records, the filing cannot be reproduced here: not
+              verified, and the verdict names the versions to install. Only a reproduced filing is VERIFIED.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ PathsArgument = Union[str, Path, Iterable[Union[str, Path]], None]  # one file, 
 
 from rulegen.errors import ExitCode, InputError
 from rulegen.filing.manifest import MANIFEST_FORMAT, MANIFEST_NAME, canonical_json, data_hashes, sha256
-from rulegen.filing.rebuild import RulesRenderer
+from rulegen.filing.rebuild import REPRODUCED_FILES, PackageRenderer
 
 SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
 SIBLING_OUTPUTS = ("rules.html", "signage.pdf", "math-appendix.pdf")
@@ -79,6 +84,13 @@ class Check:
 
 TRUST_ENV = "RULEGEN_TRUST"
 CERTIFICATE_SUFFIXES = (".pem", ".crt", ".cer", ".der")
+
+
+# Every status a report can have: verified (every check passed and every byte reproduced); intact (every check of
+# an integrity-only run passed: nothing was reproduced, so it is not verified); unreproducible (the checks passed
+# but the software or data here are not the build's, so the filing could not be reproduced); untrusted; failed;
+# unsigned; unusable.
+STATUSES = ("verified", "intact", "unreproducible", "untrusted", "failed", "unsigned", "unusable")
 
 
 @dataclass
@@ -110,6 +122,9 @@ class VerifyReport:
     manifest: dict[str, Any] | None = field(default=None, repr=False)
     offering_source: bytes | None = field(default=None, repr=False)  # the attached offering, when it matches
     offering_name: str | None = None
+    integrity_only: bool = False  # no reproduction was asked for (--integrity-only): never "verified"
+    reproduced: bool = False  # every file of the package equals a fresh build of the signed offering
+    unreproducible: str | None = None  # why this machine cannot reproduce the filing (the versions to install)
 
     def add(self, name: str, ok: bool | None, detail: str, *, warning: bool = False) -> Check:
         check = Check(name, ok, detail, warning)
@@ -134,8 +149,13 @@ class VerifyReport:
             return "unsigned"
         if failures and all(c.name == "trust" for c in failures):
             return "untrusted"
+        if self.unreproducible is not None and all(c.name == "reproduce" for c in failures) \
+                and not (self.strict and self.warnings):
+            return "unreproducible"
         if failures or (self.strict and self.warnings):
             return "failed"
+        if self.integrity_only or not self.reproduced:
+            return "intact"
         return "verified"
 
     @property
@@ -157,12 +177,19 @@ class VerifyReport:
             return "UNSIGNED DRAFT: not a filed submission" + tail
         if status == "untrusted":
             return "INTACT, SIGNER NOT TRUSTED: " + "; ".join(c.detail for c in failures[:1])
+        if status == "unreproducible":
+            return f"NOT VERIFIED, CANNOT BE REPRODUCED HERE: {self.unreproducible}"
         if failures:
             return "FAILED: " + "; ".join(f"{c.name}: {c.detail}" for c in failures[:3])
         if self.strict and self.warnings:
             return "FAILED (--strict): " + "; ".join(f"{c.name}: {c.detail}" for c in self.warnings[:3])
-        return f"VERIFIED: signed final filing, signer {self.signer} trusted; {self.signature_summary}" + (
-            " (warning: " + "; ".join(c.name for c in self.warnings) + ")" if self.warnings else "")
+        warned = " (warning: " + "; ".join(c.name for c in self.warnings) + ")" if self.warnings else ""
+        if status == "intact":
+            return (f"INTACT, INTEGRITY ONLY (not verified: nothing was reproduced): signed final filing, signer "
+                    f"{self.signer} trusted; {self.signature_summary}; run `rulegen verify` without "
+                    "--integrity-only to reproduce it" + warned)
+        return (f"VERIFIED: signed final filing, signer {self.signer} trusted, every byte reproduced from the signed "
+                f"offering; {self.signature_summary}" + warned)
 
     @property
     def signature_summary(self) -> str:
@@ -189,13 +216,15 @@ class VerifyReport:
             return f"{problems[0].name}: {problems[0].detail}"
         if self.strict and self.warnings:
             return f"{self.warnings[0].name}: {self.warnings[0].detail}"
+        if self.status == "intact":
+            return "integrity only: the package was not reproduced from the signed offering, so it is not verified"
         return None
 
     @property
     def exit_code(self) -> int:
         if self.error is not None:
             return int(ExitCode.UNUSABLE)
-        return int(ExitCode.OK) if self.status == "verified" else int(ExitCode.INVALID)
+        return int(ExitCode.OK) if self.status in ("verified", "intact") else int(ExitCode.INVALID)
 
     @property
     def revocation(self) -> str | None:
@@ -218,6 +247,8 @@ class VerifyReport:
             "path": self.path,
             "status": self.status,
             "verdict": self.verdict,
+            "mode": "integrity-only" if self.integrity_only else "full",
+            "reproduced": self.reproduced,
             "exit_code": self.exit_code,
             "offering_id": self.offering_id,
             "operator": self.operator,
@@ -327,13 +358,14 @@ def trust_paths(trust: PathsArgument = None, environ: Mapping[str, str] | None =
     return paths
 
 
-def verify_filing(path: str | Path, *, trust: PathsArgument = None, rebuild: RulesRenderer | None = None,
+def verify_filing(path: str | Path, *, trust: PathsArgument = None, reproduce: PackageRenderer | None = None,
                   strict: bool = False, roots: list[Any] | None = None,
                   environ: Mapping[str, str] | None = None) -> VerifyReport:
     """Every check on the filing at `path` (its rules.pdf, or its build folder); its package is the folder.
 
-    `rebuild`, when given, is the renderer that renders rules.pdf again from the attached offering
-    (`rulegen.build.render_rules_pdf_for_verify`); the fresh rendering must equal the signed one.
+    `reproduce` is the renderer that builds the whole package again from the signed offering
+    (`rulegen.build.reproduce_filing_for_verify`): every file must equal the fresh one, and only then is the
+    filing VERIFIED. Without it the checks are integrity only (status "intact" at best, never "verified").
 
     Trust roots are `roots` (already loaded) or read from `trust` and RULEGEN_TRUST. Raises InputError (exit
     2) only when the file cannot be read, is not a PDF at all, or the trust roots cannot be used; everything
@@ -343,7 +375,7 @@ def verify_filing(path: str | Path, *, trust: PathsArgument = None, rebuild: Rul
     path = Path(path)
     if path.is_dir() and (path / "rules.pdf").is_file():  # a build folder: its rules.pdf is the filing
         path = path / "rules.pdf"
-    report = VerifyReport(str(path), strict=strict)
+    report = VerifyReport(str(path), strict=strict, integrity_only=reproduce is None)
     if roots is None:
         roots = load_trust_roots(trust_paths(trust, environ))
     report.trust_roots = len(roots)
@@ -352,7 +384,7 @@ def verify_filing(path: str | Path, *, trust: PathsArgument = None, rebuild: Rul
         raise InputError(f"{path} is not a PDF; give the filing's rules.pdf")
     report.rules_sha256 = sha256(data)
     with _quiet_pyhanko():
-        _Verifier(report, path, data, roots).run(rebuild=rebuild)
+        _Verifier(report, path, data, roots).run(reproduce=reproduce)
     report.seconds = time.perf_counter() - began
     return report
 
@@ -381,7 +413,7 @@ def filing_paths(paths: Iterable[str | Path]) -> list[tuple[Path, str | None]]:
     return found
 
 
-def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, rebuild: RulesRenderer | None = None,
+def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, reproduce: PackageRenderer | None = None,
                  strict: bool = False, environ: Mapping[str, str] | None = None,
                  progress: Callable[[VerifyReport], None] | None = None) -> list[VerifyReport]:
     """One report per filing under `paths` (see filing_paths), going on past any that cannot be used: those
@@ -391,11 +423,13 @@ def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, re
     for path, problem in filing_paths(paths):
         if problem is None:
             try:
-                report = verify_filing(path, rebuild=rebuild, strict=strict, roots=roots)
+                report = verify_filing(path, reproduce=reproduce, strict=strict, roots=roots)
             except InputError as exc:
-                report = VerifyReport(str(path), strict=strict, error=exc.message, trust_roots=len(roots))
+                report = VerifyReport(str(path), strict=strict, error=exc.message, trust_roots=len(roots),
+                                      integrity_only=reproduce is None)
         else:
-            report = VerifyReport(str(path), strict=strict, error=problem, trust_roots=len(roots))
+            report = VerifyReport(str(path), strict=strict, error=problem, trust_roots=len(roots),
+                                  integrity_only=reproduce is None)
         reports.append(report)
         if progress is not None:
             progress(report)
@@ -403,7 +437,7 @@ def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, re
 
 
 def summary(reports: list[VerifyReport]) -> dict[str, Any]:
-    counts = {status: 0 for status in ("verified", "untrusted", "failed", "unsigned", "unusable")}
+    counts = {status: 0 for status in STATUSES}
     for report in reports:
         counts[report.status] += 1
     return {"filings": len(reports), **counts,
@@ -423,7 +457,7 @@ class _Verifier:
         self.attachments: dict[str, bytes] = {}
         self.certificate_name: str | None = None
 
-    def run(self, *, rebuild: RulesRenderer | None) -> None:
+    def run(self, *, reproduce: PackageRenderer | None) -> None:
         if not self._structure():
             return
         self._signature()
@@ -431,8 +465,8 @@ class _Verifier:
         self._final()
         self._outputs()
         self._rules()
-        if rebuild is not None:
-            self._rebuild(rebuild)
+        if reproduce is not None:
+            self._reproduce(reproduce)
 
     # --- the PDF and its signature -----------------------------------------------------------------------------
 
@@ -1076,42 +1110,150 @@ class _Verifier:
             report.add("rules", True, f"the attached offering validates as it did at the build ({len(findings)} "
                                       "finding(s), none an error), against unchanged jurisdiction data and schemas")
 
-    def _rebuild(self, render_unsigned_rules: RulesRenderer) -> None:
-        """Render again from the attached offering and the recorded options; compare with the signed rendering."""
+    def _reproduce(self, renderer: PackageRenderer) -> None:
+        """The whole package again, from the signature and the signed, attached offering (and logo) alone: every
+        file a build of that offering gives here must equal the filing's, byte for byte; rules.pdf is compared up
+        to the signature's own update (the revision the signature covers). Skipped, and the filing not VERIFIED,
+        when the renderer or the data here are not the ones the manifest records: the verdict names them."""
         report, manifest = self.report, self.manifest
-        if manifest is None or self.signed_prefix_end is None:
-            report.add("rebuild", None, "not attempted: the filing has no readable manifest")
+        if manifest is None or report.offering_source is None:
+            report.add("reproduce", False, "not attempted: the filing has no readable manifest or no attached "
+                                           "offering matching it, so there is nothing to reproduce it from")
             return
-        entry = _dict(manifest.get("offering"))
-        source = self.attachments.get(_str(entry.get("file")) or "")
-        if source is None or sha256(source) != entry.get("sha256"):
-            report.add("rebuild", None, "not attempted: the attached offering does not match the manifest")
+        if not report.signed or self.signed_prefix_end is None:
+            report.add("reproduce", None, "not attempted: the filing carries no signed rendering to compare")
+            return
+        differ = _environment_differs(manifest, report.jurisdiction)
+        if differ:
+            report.unreproducible = differ
+            report.add("reproduce", False, "the filing cannot be reproduced here, so it cannot be verified here: "
+                                           + differ)
             return
         logo_name = _str(_dict(manifest.get("logo")).get("file"))
         logo = (logo_name, self.attachments.get(logo_name, b"")) if logo_name is not None else None
+        options = _dict(manifest.get("options"))
+        signer = self.certificate_name or _recorded_signer(manifest)
         try:
-            fresh = render_unsigned_rules(source=source, name=_str(entry.get("file")) or "offering.yaml", logo=logo,
-                                          manifest=manifest, signer=_recorded_signer(manifest))
+            fresh = _reproduction(renderer, report.offering_source, report.offering_name or "offering.yaml", logo,
+                                  options, signer)
         except Exception as exc:
-            report.add("rebuild", False, f"could not re-render: {_reason(exc)}")
+            findings = getattr(exc, "findings", None)
+            errors = [f for f in findings or [] if getattr(f, "level", None) == "error"]
+            if errors:
+                report.add("reproduce", False, "the signed offering does not validate here, so no build of it "
+                                               f"exists to compare with: {len(errors)} error(s), first: "
+                                               f"{errors[0].format() if hasattr(errors[0], 'format') else errors[0]}")
+            else:
+                report.add("reproduce", False, f"the signed offering could not be built again: {_reason(exc)}")
             return
-        signed_rendering = self.data[: self.signed_prefix_end]
-        if fresh == signed_rendering:
-            report.add("rebuild", True, f"a fresh rendering equals the signed rendering, all {len(fresh):,} bytes")
-            return
-        from rulegen.filing.manifest import software_versions
+        folder = self.path.parent
+        wrong: list[str] = []
+        sizes: list[str] = []
+        for name in REPRODUCED_FILES:
+            want = fresh.get(name)
+            if want is None:
+                wrong.append(f"{name} (the renderer gave none)")
+                continue
+            if name == "rules.pdf":
+                have: bytes | None = self.data[: self.signed_prefix_end]
+                label = "rules.pdf (the signed revision)"
+            else:
+                try:
+                    have = _read(folder / name, follow_symlinks=False)
+                except InputError:
+                    have = None
+                label = name
+            if name == MANIFEST_NAME and self.attachments.get(MANIFEST_NAME) != want:
+                wrong.append(f"{MANIFEST_NAME} attached to rules.pdf ({_first_difference(self.attachments.get(MANIFEST_NAME), want)})")
+            if have != want:
+                wrong.append(f"{label} ({_first_difference(have, want)})")
+            else:
+                sizes.append(f"{label} {len(want):,} bytes")
+        if wrong:
+            report.add("reproduce", False, "not what the signed offering builds: " + "; ".join(wrong)
+                       + _manifest_differences(self.attachments.get(MANIFEST_NAME), fresh.get(MANIFEST_NAME)))
+        else:
+            report.reproduced = True
+            report.add("reproduce", True, "rulegen built the signed offering again and reproduced every byte: "
+                       + ", ".join(sizes))
 
-        then, now = manifest.get("software") or {}, software_versions()
-        differ = [f"{k} {then.get(k)} → {now.get(k)}" for k in sorted(set(then) | set(now))
-                  if k != "fonts" and then.get(k) != now.get(k)]
-        if then.get("fonts") != now.get("fonts"):
-            differ.append("the shipped fonts")
-        first = next((i for i, (a, b) in enumerate(zip(fresh, signed_rendering)) if a != b),
-                     min(len(fresh), len(signed_rendering)))
-        report.add("rebuild", False, f"a fresh rendering differs from the signed one from byte {first:,} "
-                                     f"({len(fresh):,} vs {len(signed_rendering):,} bytes); "
-                   + ("versions that differ: " + ", ".join(differ) if differ
-                      else "no recorded version differs, so the rendering itself changed"))
+
+_REPRODUCTIONS: dict[str, dict[str, bytes]] = {}
+
+
+def _reproduction(renderer: PackageRenderer, source: bytes, name: str, logo: tuple[str, bytes] | None,
+                  options: dict[str, Any], signer: str | None) -> dict[str, bytes]:
+    """The renderer's files for these inputs, remembered for the run: checking many copies of one filing (or
+    copies that differ only in what the reproduction does not read) builds it once."""
+    from rulegen.filing.manifest import software_versions
+
+    inputs: dict[str, Any] = {"source": source, "name": name, "logo": [logo[0], logo[1]] if logo else None,
+                              "options": options, "signer": signer, "software": software_versions(),
+                              "data": data_hashes(None)["sha256"], "renderer": repr(renderer)}
+    key = sha256(canonical_json(inputs))
+    if key not in _REPRODUCTIONS:
+        fresh = renderer(source=source, name=name, logo=logo, options=options, signer=signer)
+        if len(_REPRODUCTIONS) >= 4:
+            _REPRODUCTIONS.clear()
+        _REPRODUCTIONS[key] = {k: bytes(v) for k, v in fresh.items()}
+    return dict(_REPRODUCTIONS[key])
+
+
+def _environment_differs(manifest: dict[str, Any], jurisdiction: str | None) -> str | None:
+    """What differs between the software and data the manifest records and those installed here, as what to
+    install; None when they are the same (a reproduction can then be byte for byte)."""
+    from rulegen.filing.manifest import software_versions
+
+    then, now = _dict(manifest.get("software")), software_versions()
+    labels = {"rulegen": "rulegen", "weasyprint": "WeasyPrint", "pydyf": "pydyf", "pango": "Pango"}
+    differ = [f"{labels[k]} {then.get(k)} (here {now.get(k)})" for k in labels if then.get(k) != now.get(k)]
+    parts = []
+    if differ:
+        parts.append("it was built with " + ", ".join(differ))
+    if then.get("fonts") != now.get("fonts"):
+        parts.append(f"the fonts it was built with are not the ones rulegen {now.get('rulegen')} ships")
+    recorded = _dict(manifest.get("data"))
+    here = data_hashes(jurisdiction)
+    if recorded.get("sha256") != here["sha256"] or recorded.get("files") != here["files"]:
+        old, new = _dict(recorded.get("files")), _dict(here["files"])
+        changed = sorted(n for n in set(old) | set(new) if old.get(n) != new.get(n))
+        parts.append(f"the jurisdiction data and schemas differ from the build's ({len(changed)} file(s): "
+                     + ", ".join(changed[:6]) + (" ..." if len(changed) > 6 else "") + ")")
+    if not parts:
+        return None
+    install = [f"rulegen=={then.get('rulegen')}", f"weasyprint=={then.get('weasyprint')}",
+               f"pydyf=={then.get('pydyf')}"]
+    return ("; ".join(parts) + ". To verify it, install the versions it was built with: pip install "
+            + " ".join(install) + f", with Pango {then.get('pango')} (a system library) and the jurisdiction data "
+            f"rulegen {then.get('rulegen')} ships")
+
+
+def _first_difference(have: bytes | None, want: bytes) -> str:
+    if have is None:
+        return "missing"
+    first = next((i for i, (a, b) in enumerate(zip(have, want)) if a != b), min(len(have), len(want)))
+    return f"differs from byte {first:,}: {len(have):,} bytes in the filing, {len(want):,} built"
+
+
+def _manifest_differences(attached: bytes | None, fresh: bytes | None) -> str:
+    """Which fields of the attached manifest are not the ones the build of the signed offering records."""
+    try:
+        old, new = json.loads(attached or b"{}"), json.loads(fresh or b"{}")
+    except ValueError:
+        return ""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return ""
+    fields: list[str] = []
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            fields.extend(f"{key}.{k}" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+        else:
+            fields.append(key)
+    return (" — the manifest differs in " + ", ".join(fields[:10]) + (" ..." if len(fields) > 10 else "")) if fields \
+        else ""
 
 
 _FINDINGS_CACHE: dict[tuple[str | None, ...], list[dict[str, Any]]] = {}
