@@ -168,7 +168,7 @@ def test_the_identity_of_a_genuine_filing_is_the_offerings(signed_filing):
     assert (report.offering_id, report.revision) == ("filing-test-pa", 3)
 
 
-# --- the whole package, reproduced (this factory's product standing in for the pipeline) -------------------------------
+# --- the whole package, reproduced (this factory's product standing in for the pipeline) ----------------------------
 
 def test_a_genuine_filing_reproduces_and_is_verified_only_then(signed_filing):
     from tests.filing_factory import reproduce
@@ -308,7 +308,8 @@ def test_a_sign_or_appendix_of_another_offering_fails_naming_the_file(real_filin
     else:
         other = text.replace("id: allegheny-crossing-ccp", "id: another-casino-ccp")
         assert other != text
-    forged = _refile(real_filing, tmp_path / "forged", pki["signer"], {piece: _render_for(other, tmp_path / "o", piece)})
+    forged = _refile(real_filing, tmp_path / "forged", pki["signer"],
+                     {piece: _render_for(other, tmp_path / "o", piece)})
     fast = verify_filing(forged)
     assert fast.status == "intact", fast.verdict  # signed, trusted, every hash consistent: integrity alone passes
     report = verify_filing(forged, reproduce=reproduce_filing_for_verify)
@@ -333,7 +334,8 @@ def test_an_offering_with_a_logo_is_reproduced_byte_for_byte(tmp_path):
     png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                         "1f15c4890000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082")
     (folder / "logo.png").write_bytes(png)
-    text = (samples_dir() / SAMPLE).read_text(encoding="utf-8").replace("    licence:", "    logo: logo.png\n    licence:", 1)
+    text = (samples_dir() / SAMPLE).read_text(encoding="utf-8")
+    text = text.replace("    licence:", "    logo: logo.png\n    licence:", 1)
     (folder / "offer.yaml").write_text(text, encoding="utf-8")
     built = pipeline.build(folder / "offer.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out", final=True))
     manifest = json.loads(built.files["manifest.json"])

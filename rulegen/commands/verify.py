@@ -27,7 +27,8 @@ def print_line(report, details: bool) -> None:
 def summary_line(totals: dict, seconds: float) -> str:
     parts = [f"{totals[key]} {label}" for key, label in (
         ("verified", "verified"), ("intact", "intact (integrity only, not verified)"),
-        ("unreproducible", "not reproducible here"), ("untrusted", "intact but signer not trusted"), ("failed", "failed"),
+        ("unreproducible", "not reproducible here"), ("untrusted", "intact but signer not trusted"),
+        ("failed", "failed"),
         ("unsigned", "unsigned draft(s)"), ("unusable", "unusable")) if totals[key]]
     count = totals["filings"]
     return (f"{count} filing{'s' if count != 1 else ''}: " + (", ".join(parts) or "none") +

@@ -27,7 +27,8 @@ class PackageRenderer(Protocol):
 
 
 class RulesRenderer(Protocol):
-    """Renders the unsigned rules.pdf alone, with the manifest given attached (`rulegen.build.render_rules_pdf_for_verify`)."""
+    """Renders the unsigned rules.pdf alone, with the manifest given attached
+    (`rulegen.build.render_rules_pdf_for_verify`)."""
 
     def __call__(self, *, source: bytes, name: str, logo: tuple[str, bytes] | None, manifest: dict[str, Any],
                  signer: str | None) -> bytes: ...
