@@ -141,7 +141,18 @@ def new_jersey(path: Path | None = None) -> list[tuple[str, str | None, str]]:
         tokens = re.finditer(r"(?:(?<=^)|(?<=\n)|(?<=[a-z] )|(?<=\. )|(?<=; ))\(([a-z])\)\s|"
                              r"(?:(?<=^)|(?<=\n)|(?<=: )|(?<=; )|(?<=\. )|(?<=; and ))([0-9])\.\s|"
                              r"(?:(?<=\n)|(?<=: ))(i{1,3}|iv)\.\s", body)
+        # the tables of 40.11 stand where the text prints them: after the subsection that names them
+        tables = [(found_table.start(), found_table.group(1))
+                  for found_table in re.finditer(r"(?m)^\|?\s*Table (\d)\.", body)]
+
+        def tables_before(position: float) -> None:
+            while tables and tables[0][0] < position:
+                table = tables.pop(0)[1]
+                owner = {"1": "(a)", "2": "(b)", "3": "(c)", "4": "(c)", "5": "(c)"}[table]
+                found.append((f"{section}{owner} Table {table}", f"{section}{owner}", "table"))
+
         for match in tokens:
+            tables_before(match.start())
             if match.group(1):
                 following = body[match.end():match.end() + 12]
                 expected = chr(ord(letter) + 1) if letter else "a"
@@ -159,9 +170,7 @@ def new_jersey(path: Path | None = None) -> list[tuple[str, str | None, str]]:
             else:
                 parent = f"{section}({letter}){number_label}"
                 found.append((f"{parent}{match.group(3)}", parent, body[match.end():match.end() + 60]))
-        for table in re.findall(r"(?m)^\|?\s*Table (\d)\.", body):
-            owner = {"1": "(a)", "2": "(b)", "3": "(c)", "4": "(c)", "5": "(c)"}[table]
-            found.append((f"{section}{owner} Table {table}", f"{section}{owner}", "table"))
+        tables_before(float("inf"))
     return found
 
 
