@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from rulegen import vocabulary
 from rulegen.render.filters import money
@@ -86,6 +86,7 @@ class BonusSpinView(TypedDict):
     has_community: bool
     has_positions: bool
     hardware_approval: str | None
+    wager_on_win: dict[str, Any] | None  # the jurisdiction's cited value: is a winning wager collected or returned
 
 
 def rows(mapping: Mapping[str, Pays]) -> list[PaytableRow]:
@@ -159,4 +160,12 @@ def bonus_spin(offering: ResolvedOffering) -> BonusSpinView | None:
         "has_community": spin.has_community,
         "has_positions": spin.has_positions,
         "hardware_approval": spin.hardware_approval,
+        "wager_on_win": _wager_on_win(offering, spin.kind),
     }
+
+
+def _wager_on_win(offering: ResolvedOffering, kind: str) -> dict[str, Any] | None:
+    on_win = offering.jurisdiction.cited("bonus_spin", kind, "wager_on_win")
+    if on_win is None:
+        return None
+    return {"value": on_win.value, "citation": on_win.citation, "reading": on_win.reading}
