@@ -73,15 +73,20 @@ def verification_checks(analysis: MainGameAnalysis, five, six) -> tuple[Verifica
     return tuple(checks)
 
 
+# The rules that set the limit by their own force, so that an offering stating none has the rule's figure: New
+# Jersey's "shall be" the greater figure (N.J.A.C. 13:69F-40.11(d)) and Maryland's "may not exceed" it (MLGCA
+# Chapter 12 §B, read as capping every hand's aggregate payout). Pennsylvania's limit is optional (§ 674a.12(d)).
+BY_RULE = ("equals_greater_of", "at_most_greater_of")
+
+
 def with_limit_by_rule(offering: ResolvedOffering) -> ResolvedOffering:
-    """The offering with its payout limit filled in where the jurisdiction's rule sets the limit itself (N.J.A.C.
-    13:69F-40.11(d): it "shall be" the greater of the base amount and the maximum win per round at the minimum
-    wager) and the offering states none; any other offering unchanged."""
+    """The offering with its payout limit filled in where the jurisdiction's rule sets the limit itself (BY_RULE)
+    and the offering states none; any other offering unchanged."""
     from dataclasses import replace
 
     limit = offering.payout_limit
     rule = offering.jurisdiction.cited("payout_limit", "rule")
-    if limit.amount is not None or rule is None or rule.value != "equals_greater_of":
+    if limit.amount is not None or rule is None or rule.value not in BY_RULE:
         return offering
     base = offering.jurisdiction.cited("payout_limit", "base_amount")
     max_win = max_win_per_round(offering.game_rules, offering.limits.ante.minimum,

@@ -61,7 +61,7 @@ def payout_limit(ctx: Context, check: Check) -> None:
             ctx.add(check, node, "warning",
                     f"payout_limit.amount is {dollars(amount)}, below the maximum win per round at the minimum "
                     f"wager: {how}; the cap would cut such a win", rule.citation)
-    elif kind == "equals_greater_of":
+    elif kind in ("equals_greater_of", "at_most_greater_of"):
         ctx.add(check, ("payout_limit",), "note",
                 f"payout_limit is not stated; the text sets it at {dollars(figure)} ({how}), and the documents print "
                 "that figure as the limit", rule.citation, key=True, rule="limit-by-rule")
