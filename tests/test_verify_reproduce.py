@@ -363,3 +363,28 @@ def test_the_command_offers_integrity_only_and_still_accepts_rebuild(signed_fili
         assert ("VERIFIED" in result.stdout) == (verdict == "VERIFIED")
     result = runner.invoke(app, ["verify", str(signed_filing), "--rebuild", "--integrity-only"])
     assert result.exit_code == 2 and "--integrity-only" in result.stderr
+
+
+def test_a_limit_the_rule_sets_is_reproduced_byte_for_byte(tmp_path):
+    """A New Jersey offering that states no payout limit gets the figure 40.11(d) sets; verification builds it again
+    the same way, so every byte matches, and the documents print that limit."""
+    import json
+    import re
+
+    import rulegen.build as pipeline
+    from rulegen.filing.pdf import embedded_files
+    from rulegen.resources import samples_dir
+
+    folder = tmp_path / "offering"
+    folder.mkdir()
+    text = (samples_dir() / "nj-bonus-spin.yaml").read_text(encoding="utf-8")
+    without = re.sub(r"(?m)^payout_limit:\n  amount: \d+\n", "", text)
+    assert without != text
+    (folder / "nj.yaml").write_text(without, encoding="utf-8")
+    built = pipeline.build(folder / "nj.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out", final=True))
+    assert "the figure the rule itself sets" in built.files["rules.html"].decode()
+    manifest = json.loads(built.files["manifest.json"])
+    attached = {item.name: item.data for item in embedded_files(open_reader(built.files["rules.pdf"]))}
+    fresh = pipeline.reproduce_filing_for_verify(source=attached["nj.yaml"], name="nj.yaml", logo=None,
+                                                 options=manifest["options"], signer=None)
+    assert {name: fresh[name] == built.files[name] for name in fresh} == {name: True for name in built.files}

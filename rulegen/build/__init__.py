@@ -371,6 +371,17 @@ def render_rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, by
         return _rules_pdf_for_verify(source=source, name=name, logo=logo, manifest=manifest, signer=signer)
 
 
+def write_attached(root: Path, name: str, source: bytes, logo: tuple[str, bytes] | None) -> None:
+    """The offering and its logo as a filing carries them, written to a private folder to be built again there."""
+    (root / name).write_bytes(source)
+    if logo is not None:
+        logo_path = (root / logo[0]).resolve()
+        if root.resolve() not in logo_path.parents:
+            raise UsageError(f"the attached logo name {logo[0]!r} leads outside its folder")
+        logo_path.parent.mkdir(parents=True, exist_ok=True)
+        logo_path.write_bytes(logo[1])
+
+
 def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
                           manifest: dict[str, Any], signer: str | None) -> bytes:
     from rulegen.filing import manifest_bytes
@@ -379,13 +390,7 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
     safe_name = Path(name).name or "offering.yaml"
     with tempfile.TemporaryDirectory(prefix="rulegen-rebuild-") as folder:
         root = Path(folder)
-        (root / safe_name).write_bytes(source)
-        if logo is not None:
-            logo_path = (root / logo[0]).resolve()
-            if root.resolve() not in logo_path.parents:
-                raise UsageError(f"the attached logo name {logo[0]!r} leads outside its folder")
-            logo_path.parent.mkdir(parents=True, exist_ok=True)
-            logo_path.write_bytes(logo[1])
+        write_attached(root, safe_name, source, logo)
         loaded, _findings = load_and_validate(root / safe_name, safe_name)
         offering = settled(loaded)
         draft = draft_status(offering, bool(options.get("final")))
@@ -422,15 +427,9 @@ def reproduce_filing_for_verify(*, source: bytes, name: str, logo: tuple[str, by
     safe_name = Path(name).name or "offering.yaml"
     with math_cache.fresh(), tempfile.TemporaryDirectory(prefix="rulegen-reproduce-") as folder:
         root = Path(folder)
-        (root / safe_name).write_bytes(source)
-        if logo is not None:
-            logo_path = (root / logo[0]).resolve()
-            if root.resolve() not in logo_path.parents:
-                raise UsageError(f"the attached logo name {logo[0]!r} leads outside its folder")
-            logo_path.parent.mkdir(parents=True, exist_ok=True)
-            logo_path.write_bytes(logo[1])
+        write_attached(root, safe_name, source, logo)
         loaded, findings = load_and_validate(root / safe_name, safe_name)
-        offering = resolve(loaded)
+        offering = settled(loaded)
         results = math_results(offering, use_cache=False)
         return render_package(loaded, offering, results, findings, final=final, sign_size=sign_size,
                               print_proof=print_proof, signer=signer, changes=changes, options=recorded)
