@@ -231,3 +231,39 @@ def text_outside_page(document: str, data: bytes) -> list[str]:
     finally:
         pdf.close()
     return problems
+
+
+def configuration_problems(configuration, folder, *, html: bool = True, pdfs: bool = False,
+                           sign_sizes: tuple[str, ...] = ("letter",)) -> list[str]:
+    """Build one configuration of the matrix (tests/configurations.py) in `folder` and read its documents: the HTML
+    of the rules, the sign and the appendix and the Concordance's order; with `pdfs`, every PDF's text boxes."""
+    from rulegen.build import math_results, settled
+    from rulegen.render import documents
+    from rulegen.render.appendix import render_appendix_html
+    from rulegen.render.context import draft_status
+    from rulegen.render.signage import render_signage_html
+    from rulegen.validate import validate_file
+
+    path = configuration.write(folder)
+    report = validate_file(path, path.name)
+    errors = [finding.format() for finding in report.findings if finding.level == "error"]
+    if errors:
+        return [f"{configuration.name} does not validate: {error}" for error in errors]
+    offering = settled(report.offering)
+    results = math_results(offering)
+    draft = draft_status(offering, False)
+    config = Config.of(configuration.data)
+    rules = documents.rules_html(offering, results, draft=draft)
+    problems: list[str] = []
+    if html:
+        problems += check_html("rules.html", rules, config)
+        problems += check_html("signage.html", render_signage_html(offering, draft=draft), config)
+        problems += check_html("appendix.html", render_appendix_html(offering, results, draft=draft), config)
+        problems += concordance_order(rules, config.jurisdiction)
+    if pdfs:
+        problems += text_outside_page("rules.pdf", documents.rules_pdf(offering, rules, []))
+        for size in sign_sizes:
+            problems += text_outside_page(f"signage.pdf ({size})",
+                                          documents.signage_pdf(offering, draft=draft, size=size))
+        problems += text_outside_page("math-appendix.pdf", documents.appendix_pdf(offering, results, draft=draft))
+    return problems

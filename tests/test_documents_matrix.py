@@ -11,28 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from rulegen.build import math_results, settled
-from rulegen.render import documents
-from rulegen.render.appendix import render_appendix_html
-from rulegen.render.context import draft_status
-from rulegen.render.signage import render_signage_html
-from rulegen.validate import validate_file
 from tests.configurations import Configuration, configurations
-from tests.doccheck import Config, check_html, concordance_order, text_outside_page
+from tests.doccheck import Config, check_html, concordance_order, configuration_problems
 
 MATRIX = list(configurations())
 # One configuration of each jurisdiction whose PDFs the fast suite reads, chosen so that every dealing method and
 # every way of shuffling is among them.
 PDF_SUBSET = {"md-fixed-a-manual-shuffle", "nj-t4-fixed", "pa-no-fcb-no-limit", "house-no-six", "md-prog-b-autoshoe"}
-
-
-def built(configuration: Configuration, folder: Path):
-    path = configuration.write(folder)
-    report = validate_file(path, path.name)
-    errors = [finding.format() for finding in report.findings if finding.level == "error"]
-    assert not errors, f"{configuration.name} does not validate:\n" + "\n".join(errors)
-    offering = settled(report.offering)
-    return offering, math_results(offering), draft_status(offering, False)
 
 
 def test_the_matrix_covers_every_dealing_shuffling_and_deck_count():
@@ -48,24 +33,14 @@ def test_the_matrix_covers_every_dealing_shuffling_and_deck_count():
 
 @pytest.mark.parametrize("configuration", MATRIX, ids=[c.name for c in MATRIX])
 def test_documents_say_only_what_is_true_for_the_table(configuration: Configuration, tmp_path: Path):
-    offering, results, draft = built(configuration, tmp_path)
-    config = Config.of(configuration.data)
-    rules = documents.rules_html(offering, results, draft=draft)
-    problems = check_html("rules.html", rules, config)
-    problems += check_html("signage.html", render_signage_html(offering, draft=draft), config)
-    problems += check_html("appendix.html", render_appendix_html(offering, results, draft=draft), config)
-    problems += concordance_order(rules, config.jurisdiction)
+    problems = configuration_problems(configuration, tmp_path)
     assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("name", sorted(PDF_SUBSET))
 def test_no_text_outside_the_page(name: str, tmp_path: Path):
     configuration = next(c for c in MATRIX if c.name == name)
-    offering, results, draft = built(configuration, tmp_path)
-    rules = documents.rules_html(offering, results, draft=draft)
-    problems = text_outside_page("rules.pdf", documents.rules_pdf(offering, rules, []))
-    problems += text_outside_page("signage.pdf", documents.signage_pdf(offering, draft=draft))
-    problems += text_outside_page("math-appendix.pdf", documents.appendix_pdf(offering, results, draft=draft))
+    problems = configuration_problems(configuration, tmp_path, html=False, pdfs=True)
     assert not problems, "\n".join(problems)
 
 

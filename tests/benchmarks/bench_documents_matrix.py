@@ -17,36 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from rulegen.build import math_results, settled  # noqa: E402
-from rulegen.render import documents  # noqa: E402
-from rulegen.render.appendix import render_appendix_html  # noqa: E402
-from rulegen.render.context import draft_status  # noqa: E402
-from rulegen.render.signage import render_signage_html  # noqa: E402
-from rulegen.validate import validate_file  # noqa: E402
 from tests.configurations import configurations  # noqa: E402
-from tests.doccheck import Config, check_html, concordance_order, text_outside_page  # noqa: E402
-
-
-def check(configuration, folder: Path) -> list[str]:
-    path = configuration.write(folder)
-    report = validate_file(path, path.name)
-    errors = [f.format() for f in report.findings if f.level == "error"]
-    if errors:
-        return [f"does not validate: {error}" for error in errors]
-    offering = settled(report.offering)
-    results = math_results(offering)
-    draft = draft_status(offering, False)
-    config = Config.of(configuration.data)
-    rules = documents.rules_html(offering, results, draft=draft)
-    problems = check_html("rules.html", rules, config)
-    problems += check_html("signage.html", render_signage_html(offering, draft=draft), config)
-    problems += check_html("appendix.html", render_appendix_html(offering, results, draft=draft), config)
-    problems += concordance_order(rules, config.jurisdiction)
-    problems += text_outside_page("rules.pdf", documents.rules_pdf(offering, rules, []))
-    for size in ("letter", "tabloid"):
-        problems += text_outside_page(f"signage.pdf ({size})", documents.signage_pdf(offering, draft=draft, size=size))
-    problems += text_outside_page("math-appendix.pdf", documents.appendix_pdf(offering, results, draft=draft))
-    return problems
+from tests.doccheck import configuration_problems  # noqa: E402
 
 
 def main(names: list[str]) -> int:
@@ -56,7 +28,7 @@ def main(names: list[str]) -> int:
         matrix = [c for c in configurations() if not names or c.name in names]
         for configuration in matrix:
             start = time.perf_counter()
-            problems = check(configuration, Path(folder))
+            problems = configuration_problems(configuration, Path(folder), pdfs=True, sign_sizes=("letter", "tabloid"))
             total += len(problems)
             print(f"{configuration.name}: {len(problems)} problems, {time.perf_counter() - start:.1f} s")
             for problem in problems:
