@@ -50,7 +50,8 @@ def bonus_spin_math(spin, other_players=range(0, 6), meter: Decimal | None = Non
                                        weight=s.weight) for s in spin.segments),
         weighted=_wheel_return(spin, p, wager, other_players, meter) if weighted else None,
         needs=(None if weighted
-               else "the manufacturer's segment weights (par sheet) for the wheel; no weight is assumed"),
+               else "the wheel's segment weights come from the manufacturer's par sheet, which this submission does "
+                    "not give, and none is assumed"),
     )
 
 
