@@ -162,7 +162,7 @@ def _labels(result) -> set[str]:
 
 
 @pytest.mark.parametrize("code, authorized, forbidden", [
-    ("NJ", {"five_card_bonus", "bonus_spin"}, {"six_card_bonus"}),
+    ("NJ", {"bonus_spin"}, {"six_card_bonus"}),  # the NJ starter already carries the 5 Card Bonus it requires
     ("PA", {"five_card_bonus"}, {"six_card_bonus", "bonus_spin"}),
     ("MD", {"five_card_bonus", "bonus_spin"}, {"six_card_bonus"}),
     ("HOUSE", {"five_card_bonus", "six_card_bonus"}, {"bonus_spin"}),
