@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from markupsafe import Markup
 
+from rulegen import clauses
 from rulegen.render import svg, tables
 from rulegen.render.context import document_info
 from rulegen.render.environment import render_template
-from rulegen.resolved import ResolvedOffering
+from rulegen.resolved import ResolvedOffering, clause_config
 
 if TYPE_CHECKING:
     from rulegen.math.results import (
@@ -119,16 +120,21 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
         "payout_cap": results.payout_cap,
         "notes": results.notes,
         "five_card_bonus_offered": results.five_card_bonus is not None,
-        **own_citations(offering.jurisdiction, spin_table),
+        **own_citations(offering.jurisdiction, spin_table, offering),
     }
 
 
-def own_citations(jurisdiction: Any, spin_table: tables.BonusSpinView | None) -> dict[str, Any]:
+def own_citations(jurisdiction: Any, spin_table: tables.BonusSpinView | None,
+                  offering: ResolvedOffering | None = None) -> dict[str, Any]:
     """What the appendix cites for its figures, from the offering's own jurisdiction: the wagers its text counts in
     the maximum win and the reading of that count, the payout-limit rule, the Bonus Spin table."""
     counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
-    readings = {entry.get("key"): entry for entry in jurisdiction.data.get("readings") or []}
-    max_win_reading = readings.get("max_win_at_minimum")
+    config = clause_config(offering) if offering is not None else None
+    # the reading of what the maximum win counts that this table meets (a jurisdiction may give one per set of wagers)
+    readings = [entry for entry in jurisdiction.data.get("readings") or []
+                if str(entry.get("key", "")).startswith("max_win_at_minimum")
+                and (config is None or clauses.unmet(entry.get("when") or {}, config) is None)]
+    max_win_reading = readings[0] if readings else None
     if counted is not None and counted.reading:
         max_win_reading = {"reading": counted.reading, "citation": counted.citation}
     rule = jurisdiction.cited("payout_limit", "rule")
