@@ -24,6 +24,7 @@ from typing import cast
 from rulegen.cards import Card, check_distinct, format_cards, parse_cards
 from rulegen.errors import UsageError
 from rulegen.money import dollars, json_number, signed_dollars
+from rulegen.vocabulary import odds_words
 from rulegen.evaluator import PAY_CLASS_INDEX, PAY_CLASSES, best_five, hand_name, pay_class
 
 HAND_CLASS_KEYS = PAY_CLASSES[1:] + ("pair_sixes_or_better",)
@@ -262,8 +263,7 @@ def odds_text(payout: Fraction) -> str:
         return "loses"
     if payout == 0:
         return "push"
-    text = str(payout.numerator) if payout.denominator == 1 else f"{payout.numerator} to {payout.denominator}"
-    return f"wins {text} to 1" if payout.denominator == 1 else f"wins {text}"
+    return f"wins {odds_words(payout)}"
 
 
 def _cards(value: Cards, count: int, what: str) -> tuple[Card, ...]:

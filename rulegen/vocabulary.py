@@ -7,6 +7,8 @@ things in two documents.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 # Hand classes, best first: the keys a paytable uses.
 HANDS: tuple[str, ...] = (
     "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind",
@@ -96,3 +98,8 @@ def wager_name(key: object) -> str:
     if key is None:
         return "—"
     return WAGER_NAMES.get(str(key), str(key).replace("_", " ").capitalize())
+
+
+def odds_words(payout: Fraction) -> str:
+    """A winning pay as odds, one way everywhere: 500 → "500 to 1", 3/2 → "3 to 2" (never "1.5 to 1" or "3/2 to 1")."""
+    return f"{payout.numerator:,} to {payout.denominator:,}"

@@ -54,3 +54,18 @@ def test_small_counts_in_words_and_bet_multiples():
     assert filters.number_word(12) == "12" and filters.number_word(1000) == "1,000"  # past ten, numerals
     assert filters.multiples({"minimum": 1, "maximum": 3}) == "one to three times"
     assert filters.multiples({"minimum": 2, "maximum": 2}) == "two times"
+
+
+def test_a_pay_reads_one_way_everywhere():
+    """A pay of 1.5 reads "3 to 2" in the rules (filters.odds), in worked examples and `settle` (game.odds_text)
+    and in the appendix, whatever form the number comes in."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from rulegen.game import odds_text
+    from rulegen.render.filters import odds, pays_words
+
+    for value in (1.5, Decimal("1.5"), Fraction(3, 2), "3/2"):
+        assert odds(value) == "3 to 2"
+    assert pays_words(Decimal("1.5")) == "wins 3 to 2" == odds_text(Fraction(3, 2))
+    assert odds(1000) == "1,000 to 1" and odds_text(Fraction(1000)) == "wins 1,000 to 1"

@@ -49,14 +49,17 @@ def odds(value: Number | None) -> str:
             return "Push"
         if word in ("lose", "loses", "loss"):
             return "Loses"
-        return value
-    amount = to_decimal(value)
+        try:
+            amount = Fraction(word)  # an exact pay written as a fraction ("3/2")
+        except ValueError:
+            return value
+    else:
+        amount = value if isinstance(value, Fraction) else Fraction(str(to_decimal(value)))
     if amount < 0:
         return "Loses"
     if amount == 0:
         return "Push"
-    text = f"{amount.normalize():,f}" if amount != amount.to_integral_value() else f"{int(amount):,}"
-    return f"{text} to 1"
+    return vocabulary.odds_words(amount)
 
 
 def pays_words(value: Number | None) -> str:
