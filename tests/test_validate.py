@@ -303,3 +303,21 @@ def test_a_card_room_with_other_house_rules_ships_its_own_data(tmp_path, monkeyp
     monkeypatch.setenv("RULEGEN_DATA_PATH", str(data))
     report = validate_file(data / "offering.yaml")
     assert report.status == 0, "\n".join(f.format() for f in report.findings)
+
+
+def test_a_weighted_wheel_that_pays_back_more_than_it_takes_is_refused_with_its_exact_return(tmp_path):
+    """With the weights the return is exact: an Xtreme A wheel weighted almost all on its $250 segment, on a $5 pair
+    trigger, returns about 78/1326 x $250 / $5 = 294%; weighted on its $40 segment it returns 47% and passes."""
+    symbols = ["jackpot", 250, 100, 80, 75, 60, 50, 45, 40]
+
+    def xtreme(heavy):
+        return {("bonus_spin",): {"kind": "xtreme", "wager": 5, "paytable": "A", "community_pay": "A",
+                                  "trigger": "pair_in_hole_cards",
+                                  "top_prize": {"kind": "progressive", "initial": 2500, "reset": 2500,
+                                                "rate_of_progression_percent": 2},
+                                  "wheel": [{"symbol": s, "weight": 10_000 if s == heavy else 1} for s in symbols]}}
+
+    report = validate_file(mutated(tmp_path, "md", xtreme(250)))
+    [error] = [f for f in report.findings if f.rule == "FORMAT-spin-return"]
+    assert error.message.startswith("bonus_spin returns 294% of the wager") and "from the wheel's weights" in error.message
+    assert not [f for f in validate_file(mutated(tmp_path, "md", xtreme(40))).findings if f.rule == "FORMAT-spin-return"]

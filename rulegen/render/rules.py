@@ -17,6 +17,7 @@ from rulegen.cards import full_deck
 from rulegen.render import concordance, examples, svg, tables
 from rulegen.render.context import document_info, signoffs
 from rulegen.render.environment import render_template
+from rulegen.resolved import clause_config
 
 SHUFFLING_WORDS = vocabulary.SHUFFLING_WORDS
 DEALING_WORDS = vocabulary.DEALING_WORDS
@@ -248,13 +249,6 @@ class ClauseNames:
 
     def summary(self, clause_id: str) -> str:
         return self.inventory.clause(clause_id).summary if self.inventory is not None else clause_id
-
-
-def clause_config(offering: ResolvedOffering) -> clauses.OfferingConfig:
-    """The choices of the resolved offering that decide which clauses of the text apply."""
-    from rulegen.resolved import clause_config as config_of
-
-    return config_of(offering)
 
 
 def for_this_table(j: JurisdictionView, config: clauses.OfferingConfig) -> JurisdictionView:

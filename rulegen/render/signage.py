@@ -194,10 +194,8 @@ def payout_limit_for_card(offering: ResolvedOffering) -> dict[str, Any] | None:
 def top_prize_terms(top: TopPrize) -> dict[str, Any]:
     """The operator's top prize as the sign states it: an amount, a merchandise prize, or a progressive meter."""
     kind = top.kind or "fixed"
-    amounts = [amount for amount in (top.initial, top.reset) if amount is not None]
     if kind == "progressive":
-        return {"kind": kind, "meter_at_least": min(amounts) if amounts else None, "initial": top.initial,
-                "reset": top.reset}
+        return {"kind": kind, "initial": top.initial, "reset": top.reset}
     return {"kind": kind, "amount": top.initial, "description": top.description}
 
 
@@ -216,13 +214,13 @@ def bonus_spin_prizes(spin: tables.BonusSpinView) -> list[dict[str, Any]]:
 
 
 def top_prize_words(terms: dict[str, Any]) -> str:
-    """`progressive meter, at least $5,000`, `$2,500`, or the merchandise as the operator describes it."""
+    """`progressive meter, from $5,000` (and the reset where it differs), `$2,500`, or the merchandise as the
+    operator describes it."""
     if terms["kind"] == "progressive":
         initial, reset = terms.get("initial"), terms.get("reset")
-        if initial is not None and reset is not None and reset != initial:
-            return f"progressive meter, from {money(initial)} (after a win, from {money(reset)})"
-        floor = terms.get("meter_at_least")
-        return "progressive meter" + (f", from {money(floor)}" if floor is not None else "")
+        start = initial if initial is not None else reset
+        words = "progressive meter" + (f", from {money(start)}" if start is not None else "")
+        return words + (f" (after a win, from {money(reset)})" if reset is not None and reset != start else "")
     if terms["kind"] == "merchandise":
         words = terms.get("description") or "merchandise"
         return words + (f" (value {money(terms['amount'])})" if terms.get("amount") is not None else "")

@@ -198,7 +198,7 @@ def spin_return(ctx: Context, check: Check) -> None:
     from fractions import Fraction
 
     from rulegen.errors import RulegenError
-    from rulegen.math.wheel import HOLE_PAIRS, TRIGGER_COMBINATIONS
+    from rulegen.math.wheel import HOLE_PAIRS, TRIGGER_COMBINATIONS, trigger_probability
     from rulegen.resolved import resolve
 
     try:
@@ -208,7 +208,7 @@ def spin_return(ctx: Context, check: Check) -> None:
     if spin is None or spin.trigger not in TRIGGER_COMBINATIONS or spin.wager <= 0:
         return
     combinations = TRIGGER_COMBINATIONS[spin.trigger]
-    p = Fraction(combinations, HOLE_PAIRS)
+    p = trigger_probability(spin.trigger)  # the math's own, as the appendix's return uses it
     amounts = [segment.pays if segment.pays is not None else spin.top_prize_amount for segment in spin.segments]
     if any(amount is None for amount in amounts):
         return
