@@ -277,7 +277,7 @@ def _resolve(offering: Offering) -> ResolvedOffering:
     resolved = _resolve_choices(offering)
     config = clause_config(resolved)
     notes = settlement_notes(resolved.jurisdiction, config)
-    offered = {"ante_across", "ante_down", "across", "down", "middle"}
+    offered = set(game.MAIN_WAGERS)
     offered |= {name for name, wager in (("five_card_bonus", resolved.five_card_bonus),
                                          ("six_card_bonus", resolved.six_card_bonus),
                                          ("bonus_spin", resolved.bonus_spin)) if wager is not None}

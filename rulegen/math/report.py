@@ -10,6 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from rulegen.game import GameRules
+from rulegen.jurisdiction import LIMIT_SET_BY_RULE
 from rulegen.math.bonus import FIVE_CARD_BOARDS, SIX_CARD_SETS, five_card_bonus, six_card_bonus
 from rulegen.math.deals import TOTAL_DEALS
 from rulegen.math.main_game import analyse_main_game
@@ -73,20 +74,14 @@ def verification_checks(analysis: MainGameAnalysis, five, six) -> tuple[Verifica
     return tuple(checks)
 
 
-# The rules that set the limit by their own force, so that an offering stating none has the rule's figure: New
-# Jersey's "shall be" the greater figure (N.J.A.C. 13:69F-40.11(d)) and Maryland's "may not exceed" it (MLGCA
-# Chapter 12 §B, read as capping every hand's aggregate payout). Pennsylvania's limit is optional (§ 674a.12(d)).
-BY_RULE = ("equals_greater_of", "at_most_greater_of")
-
-
 def with_limit_by_rule(offering: ResolvedOffering) -> ResolvedOffering:
-    """The offering with its payout limit filled in where the jurisdiction's rule sets the limit itself (BY_RULE)
+    """The offering with its payout limit filled in where the jurisdiction's rule sets the limit itself
     and the offering states none; any other offering unchanged."""
     from dataclasses import replace
 
     limit = offering.payout_limit
     rule = offering.jurisdiction.cited("payout_limit", "rule")
-    if limit.amount is not None or rule is None or rule.value not in BY_RULE:
+    if limit.amount is not None or rule is None or rule.value not in LIMIT_SET_BY_RULE:
         return offering
     base = offering.jurisdiction.cited("payout_limit", "base_amount")
     max_win = max_win_per_round(offering.game_rules, offering.limits.ante.minimum,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from rulegen.jurisdiction import Jurisdiction
+from rulegen.jurisdiction import LIMIT_SET_BY_RULE, Jurisdiction
 from rulegen.money import dollars
 from rulegen.offering import Offering
 from rulegen.resolved import resolve
@@ -61,7 +61,7 @@ def payout_limit(ctx: Context, check: Check) -> None:
             ctx.add(check, node, "warning",
                     f"payout_limit.amount is {dollars(amount)}, below the maximum win per round at the minimum "
                     f"wager: {how}; the cap would cut such a win", rule.citation)
-    elif kind in ("equals_greater_of", "at_most_greater_of"):
+    elif kind in LIMIT_SET_BY_RULE:  # the limit the rule itself sets, which the build fills in (math.report)
         ctx.add(check, ("payout_limit",), "note",
                 f"payout_limit is not stated; the text sets it at {dollars(figure)} ({how}), and the documents print "
                 "that figure as the limit", rule.citation, key=True, rule="limit-by-rule")
