@@ -1,9 +1,13 @@
 """Maximum win per round at the minimum wager: the exact search, checked against hand reasoning and the game."""
 
+import dataclasses
+import itertools
+import random
 from decimal import Decimal
 
 
 from rulegen.game import STANDARD_ANTE, STANDARD_FIVE_CARD_BONUS, STANDARD_RULES, GameRules, Paytable, settle_round
+from rulegen.cards import Card
 from rulegen.math.maxwin import max_win_per_round
 
 MAIN = frozenset({"ante_across", "ante_down", "across", "down", "middle"})
@@ -11,6 +15,8 @@ HOUSE = GameRules(Paytable.from_mapping({"royal_flush": 250, "straight_flush": 1
                                          "full_house": 10, "flush": 8, "straight": 5, "three_of_a_kind": 3,
                                          "two_pair": 2, "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"}),
                   STANDARD_ANTE, STANDARD_FIVE_CARD_BONUS)
+SIX = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 200, "four_of_a_kind": 50, "full_house": 20,
+                             "flush": 15, "straight": 10, "three_of_a_kind": 5})
 
 
 def test_standard_main_game_only():
@@ -34,10 +40,78 @@ def test_standard_with_five_card_bonus():
 
 
 def test_house_table_and_memo():
-    first = max_win_per_round(HOUSE, Decimal(2), Decimal(2), MAIN | {"five_card_bonus", "six_card_bonus"})
+    first = max_win_per_round(HOUSE, Decimal(2), Decimal(2), MAIN | {"five_card_bonus"})
     # 3 x (250 + 100 + 250) + 2 = 1,802 antes at $2 = $3,604, plus a flush on the board at $2 x 10
     assert first.amount == Decimal(3624)
     assert max_win_per_round(HOUSE, Decimal(2), Decimal(2), MAIN | {"five_card_bonus"}) is first
+    # the table has no Six Card Bonus: counting it changes nothing
+    assert max_win_per_round(HOUSE, Decimal(2), Decimal(2), MAIN | {"five_card_bonus", "six_card_bonus"}).amount \
+        == Decimal(3624)
+
+
+def test_house_six_card_bonus_counted():
+    # The Across royal and Down straight flush need every club from 8 to ace, the hole cards among them: no
+    # straight flush is left for the hole cards' six, and four of a kind (four deuces beside Jc Qc) pays 50 to 1
+    # on the $2 that equals the Five Card Bonus wager: $100 more than the $3,624 without it.
+    rules = dataclasses.replace(HOUSE, six_card_bonus=SIX)
+    result = max_win_per_round(rules, Decimal(2), Decimal(2), MAIN | {"five_card_bonus", "six_card_bonus"})
+    assert result.amount == Decimal(3724)
+    assert result.detail.per_wager_win["six_card_bonus"] == Decimal(100)
+    assert result.detail.wagers["six_card_bonus"] == Decimal(2)
+    cards = result.detail.cards
+    settled = settle_round(rules, cards.hole, cards.across, cards.down, cards.middle, 2, (3, 3, 3),
+                           five_card_bonus=2, six_card=cards.six)
+    assert settled.net == result.amount
+    # a deal that gives up the Down straight flush for a Six Card Bonus straight flush is worse: 3 x 100 x $2 lost
+    # against 150 x $2 gained; the search's answer stands against that hand reasoning
+    assert "four of a kind" in result.detail.hands["six_card_bonus"]
+    assert "Six Card Bonus $2 on four of a kind" in result.detail.summary
+
+
+def _six_oracle(hole, used):
+    """The Six Card Bonus's best pay class by enumeration with phevaluator (an independent evaluator)."""
+    import phevaluator
+
+    from rulegen.evaluator import PAY_CLASS_INDEX
+
+    names = {"Royal Flush": "royal_flush", "Straight Flush": "straight_flush", "Four of a Kind": "four_of_a_kind",
+             "Full House": "full_house", "Flush": "flush", "Straight": "straight",
+             "Three of a Kind": "three_of_a_kind", "Two Pair": "two_pair"}
+    free = [c for c in range(52) if not used[c]]
+    best = 0
+    for four in itertools.combinations(free, 4):
+        rank = phevaluator.evaluate_cards(*hole, *four)
+        name = "royal_flush" if rank == 1 else names.get(_category_name(rank), "pair")
+        best = max(best, PAY_CLASS_INDEX.get(name, 0))
+    return best
+
+
+def _category_name(rank: int) -> str:
+    # phevaluator's rank ranges (1 = royal flush .. 7462): its documented category boundaries
+    for top, name in ((10, "Straight Flush"), (166, "Four of a Kind"), (322, "Full House"), (1599, "Flush"),
+                      (1609, "Straight"), (2467, "Three of a Kind"), (3325, "Two Pair")):
+        if rank <= top:
+            return name
+    return "Pair"
+
+
+def test_six_card_class_search_agrees_with_enumeration():
+    import numpy as np
+
+    from rulegen.math.maxwin_kernels import best_six_class
+
+    rng = random.Random(20261127)
+    cases = [((Card.of(9, 0), Card.of(10, 0)), [Card.of(r, 0) for r in (6, 7, 8, 11, 12)])]  # the maximum's deal
+    blocked = [Card.of(r, 3) for r in (10, 9, 8)] + [Card.of(12, s) for s in (0, 1)]
+    cases += [((Card.of(12, 3), Card.of(11, 3)), blocked)]
+    for _ in range(8):
+        deck = rng.sample(range(52), 7)
+        cases.append(((Card(deck[0]), Card(deck[1])), [Card(c) for c in deck[2:]]))
+    for hole, others in cases:
+        used = np.zeros(52, dtype=np.bool_)
+        used[[int(c) for c in (*hole, *others)]] = True
+        found = best_six_class(int(hole[0]), int(hole[1]), used)
+        assert found == _six_oracle([int(c) for c in hole], used), (hole, others)
 
 
 def test_cents_and_a_fraction():

@@ -183,7 +183,7 @@ def test_a_new_jersey_table_without_the_five_card_bonus_is_refused(tmp_path):
 
 
 def test_house_cap_below_the_maximum_win_is_a_warning(tmp_path):
-    path = mutated(tmp_path, "house", {})  # the house's own $3,000 cap, below the $3,624 a minimum bettor can win
+    path = mutated(tmp_path, "house", {})  # the house's own $3,000 cap, below the $3,724 a minimum bettor can win
     report = expect(path, ("payout_limit", "amount"), "House rules", level="warning", words="below")
     assert report.status == 0
 

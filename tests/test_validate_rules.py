@@ -262,7 +262,7 @@ MESSAGES = [
      'payout_limit.amount is $25,000, below the floor of $50,000; the most one player can win in a round at the minimum wager is $16,510 (antes $5 each and 3x raises of $15: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down) and the greater of $50,000 and that is $50,000'),
     ('limit-house', 'house', {}, ('payout_limit', 'amount'),
      'warning', 'House rules, Pay Tables', 'HOUSE-PayTables-limit',
-     'payout_limit.amount is $3,000, below the maximum win per round at the minimum wager: the most one player can win in a round at the minimum wager is $3,624 (antes $2 each and 3x raises of $6: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $2 on flush, ace high (Kc Ac 8c 9c Tc)); the cap would cut such a win'),
+     'payout_limit.amount is $3,000, below the maximum win per round at the minimum wager: the most one player can win in a round at the minimum wager is $3,724 (antes $2 each and 3x raises of $6: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $2 on flush, ace high (Kc Ac 8c 9c Tc), Six Card Bonus $2 on four of a kind, twos (Qc 2c 2d 2h 2s from Jc Qc 2c 2d 2h 2s)); the cap would cut such a win'),
     ('type', 'pa', {("table", "positions"): "six"}, ('table', 'positions'),
      'error', 'offering format', 'FORMAT-type',
      "table.positions is 'six'; it should be a whole number (the number of betting positions is a whole number)"),

@@ -1,15 +1,19 @@
 """The most one player can win in one round betting the table minimum: the figure the payout-limit floor uses.
 
 Reading (ours): both antes at the table minimum and every raise (Across, Down, Middle) at 3x; plus the Five
-Card Bonus at its minimum when the limit covers it (58 Pa. Code § 674a.12(d) excludes it in Pennsylvania);
-Bonus Spin prizes are not counted (they are paid by the progressive system); a house Six Card Bonus is not
-counted either. "Win" is what the winning wagers are paid (a losing wager is not netted against it).
+Card Bonus at its minimum when the limit covers it (58 Pa. Code § 674a.12(d) excludes it in Pennsylvania), and
+the house Six Card Bonus, which equals the Five Card Bonus wager, when the limit covers it; Bonus Spin prizes
+are not counted (they are paid by the progressive system). "Win" is what the winning wagers are paid (a losing
+wager is not netted against it).
 
 The maximum is exact, over every deal. The main game depends on the three cards both hands share (the hole
 cards and the middle card, as a set T) and the two pairs of outside cards; the Five Card Bonus on the two pairs
 and which card of T is the middle card. For each T the pay classes of T + every pair are computed, and pairs
 are searched best first with a bound (main game's best possible + the bonus's top payout) that stops the
-search as soon as nothing left can beat the best total found: exact, and fast.
+search as soon as nothing left can beat the best total found: exact, and fast. The Six Card Bonus (the hole
+cards and four cards dealt apart from the cross) adds, at each deal the bound leaves, the best class the hole
+cards can make with four of the cards the deal leaves free (`maxwin_kernels.best_six_class`); the four cards of
+the deal found are then found by enumeration and the round settled by the game layer.
 """
 
 from __future__ import annotations
@@ -24,18 +28,18 @@ from rulegen.math.cache import memoised as disk_memoised
 from rulegen.money import dollars
 from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound, from_payload, to_payload
 
-CODE_VERSION = "maxwin-3"
+CODE_VERSION = "maxwin-4"
 READING = ("both antes at the table minimum and every raise at 3x, plus the Five Card Bonus at its minimum when the "
            "payout limit covers it (58 Pa. Code § 674a.12(d) excludes it in Pennsylvania); Bonus Spin prizes are not "
-           "counted (paid by the progressive system), nor is a Six Card Bonus; a win is what the winning wagers are "
-           "paid, losing wagers not deducted")
+           "counted (paid by the progressive system); a Six Card Bonus, equal to the Five Card Bonus wager, is counted "
+           "when the payout limit covers it; a win is what the winning wagers are paid, losing wagers not deducted")
 
 
 @lru_cache(maxsize=None)
 def _kernels():
-    from rulegen.math.maxwin_kernels import bounds, search
+    from rulegen.math.maxwin_kernels import bounds, search, six_card_draw
 
-    return bounds, search
+    return bounds, search, six_card_draw
 
 
 def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None,
@@ -48,25 +52,33 @@ def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None,
     main_counted = tuple(w for w in MAIN_WAGERS if w in counted) or MAIN_WAGERS
     use_five = five is not None and rules.five_card_bonus is not None and (not counted or "five_card_bonus" in counted)
     fcb_table = rules.five_card_bonus if use_five else None
-    return _max_win(rules.criss_cross, rules.ante, fcb_table, ante_minimum, five if use_five else None, main_counted)
+    # the Six Card Bonus wager equals the Five Card Bonus wager (house rules, 6 Card Bonus Wager)
+    six_table = rules.six_card_bonus if use_five and "six_card_bonus" in counted else None
+    return _max_win(rules.criss_cross, rules.ante, fcb_table, ante_minimum, five if use_five else None, main_counted,
+                    six_table)
 
 
 @disk_memoised
-def _max_win(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None, main_counted: tuple) -> MaxWin:
+def _max_win(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None, main_counted: tuple,
+             six_table=None) -> MaxWin:
     from rulegen.math import cache as disk
 
     key = disk.key("max_win", CODE_VERSION, criss_cross.canonical(), ante.canonical(),
-                   fcb_table.canonical() if fcb_table else None, str(ante_minimum), str(five), list(main_counted))
+                   fcb_table.canonical() if fcb_table else None, str(ante_minimum), str(five), list(main_counted),
+                   six_table.canonical() if six_table else None)
     found = disk.load(key)
     cached = from_payload(MaxWin, found) if found is not None else None
     if cached is not None:
         return cached
     main_only = _search(criss_cross, ante, None, ante_minimum, None, main_counted)
-    with_bonus = _search(criss_cross, ante, fcb_table, ante_minimum, five, main_counted) if fcb_table else None
+    with_bonus = _search(criss_cross, ante, fcb_table, ante_minimum, five, main_counted, six_table) \
+        if fcb_table else None
     chosen = with_bonus or main_only
     wagers = {w: ante_minimum * (1 if w.startswith("ante") else 3) for w in main_counted}
     if with_bonus is not None and five is not None:
         wagers["five_card_bonus"] = five
+        if six_table is not None:
+            wagers["six_card_bonus"] = five
     detail = MaxWinDetail(reading=READING, ante_minimum=ante_minimum, wagers=wagers, chosen=chosen,
                           main_game_only=main_only, with_five_card_bonus=with_bonus,
                           summary=_summary(chosen, ante_minimum, five))
@@ -80,6 +92,8 @@ def _summary(chosen: WinningRound, ante_minimum: Decimal, five: Decimal | None) 
             f"{chosen.hands['across']} Across, {chosen.hands['down']} Down")
     if five is not None:
         text += f", Five Card Bonus {_show(five)} on {chosen.hands['five_card_bonus']}"
+    if five is not None and "six_card_bonus" in chosen.hands:
+        text += f", Six Card Bonus {_show(five)} on {chosen.hands['six_card_bonus']}"
     return text
 
 
@@ -88,7 +102,7 @@ def _show(amount: Decimal) -> str:
 
 
 def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None,
-            main_counted: tuple) -> WinningRound:
+            main_counted: tuple, six_table=None) -> WinningRound:
     import numpy as np
 
     from rulegen.cards import Card, format_cards
@@ -97,7 +111,7 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
     from rulegen.math.deals import pair_cards
 
     # Integer money: cents times the LCM of the odds' denominators.
-    tables = [criss_cross, ante] + ([fcb_table] if fcb_table else [])
+    tables = [criss_cross, ante] + ([fcb_table] if fcb_table else []) + ([six_table] if six_table else [])
     scale = math.lcm(*(Fraction(p).denominator for t in tables for p in t.payouts))
     unit = 100 * scale
     ante_units = int(ante_minimum * unit)
@@ -118,32 +132,49 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
         bonus_value = np.array([win(fcb_table.payout(k), int(five * unit)) for k in range(11)], dtype=np.int64)
     else:
         bonus_value = np.zeros(11, dtype=np.int64)
+    six_value = np.zeros(11, dtype=np.int64)
+    if six_table is not None and five is not None:
+        six_value = np.array([win(six_table.payout(k), int(five * unit)) for k in range(11)], dtype=np.int64)
+        # the class search finds the best hand the six cards can make: it is the best pay only if no better hand
+        # pays less (every paytable a jurisdiction accepts pays more for a better hand)
+        if any(six_value[k] > six_value[k + 1] for k in range(10)):
+            raise ValueError("the Six Card Bonus paytable pays a better hand less than a worse one: its maximum win "
+                             "is not computed")
     card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
     pay = pay_of.astype(np.int64)
-    bounds, search = _kernels()
+    bounds, search, six_card_draw = _kernels()
     pairs = pair_cards()
     bounded = bounds(card_key, card_bit, nonflush, flush, pay, hand_value, mid_value, pairs)
     triples = bounded.triples
     order = np.argsort(-bounded.upper, kind="mergesort")
     found = search(order, triples, bounded.upper, card_key, card_bit, nonflush, flush, pay, hand_value, mid_value,
-                   bonus_value, int(bonus_value.max()), pairs)
+                   bonus_value, int(bonus_value.max()), pairs, six_value, int(six_value.max()))
     best = found.best
     t, m, pa, pd = int(found.triple), int(found.middle), int(found.across_pair), int(found.down_pair)
     middle = Card(m)
     hole = tuple(Card(int(c)) for c in triples[t] if int(c) != m)
     across = (Card(int(pairs[pa, 0])), Card(int(pairs[pa, 1])))
     down = (Card(int(pairs[pd, 0])), Card(int(pairs[pd, 1])))
+    six: tuple[Card, ...] | None = None
+    if six_table is not None:
+        used = np.zeros(52, dtype=np.bool_)
+        used[[int(c) for c in triples[t]] + [int(c) for c in across + down]] = True
+        _, drawn = six_card_draw(int(hole[0]), int(hole[1]), used, card_key, card_bit, nonflush, flush, pay,
+                                 six_value)
+        six = tuple(Card(int(c)) for c in drawn)
     # Settle the round the search found with the game layer: the figure is the game's own payment.
-    rules = GameRules(criss_cross=criss_cross, ante=ante, five_card_bonus=fcb_table)
+    rules = GameRules(criss_cross=criss_cross, ante=ante, five_card_bonus=fcb_table, six_card_bonus=six_table)
     settlement = settle_round(rules, hole, across, down, (middle,), ante_minimum, (3, 3, 3),
-                              five_card_bonus=five if fcb_table is not None else None)
-    counted = set(main_counted) | ({"five_card_bonus"} if fcb_table is not None else set())
+                              five_card_bonus=five if fcb_table is not None else None, six_card=six)
+    counted = set(main_counted) | ({"five_card_bonus"} if fcb_table is not None else set()) \
+        | ({"six_card_bonus"} if six is not None else set())
     per_wager = {line.wager: max(line.net, Decimal(0)) for line in settlement.lines if line.wager in counted}
     amount = sum((max(line.net, Decimal(0)) for line in settlement.lines if line.wager in counted), Decimal(0))
     assert amount * unit == best, "the search and the game layer disagree on the maximum win"
     hands = {"across": settlement.hands["across"], "down": settlement.hands["down"]}
-    if "five_card_bonus" in settlement.hands:
-        hands["five_card_bonus"] = settlement.hands["five_card_bonus"]
+    for bonus in ("five_card_bonus", "six_card_bonus"):
+        if bonus in settlement.hands:
+            hands[bonus] = settlement.hands[bonus]
     return WinningRound(amount=amount, hands=hands, per_wager_win=per_wager,
                         cards=DealtCards(hole=format_cards(hole), across=format_cards(across), down=format_cards(down),
-                                         middle=str(middle)))
+                                         middle=str(middle), six=format_cards(six) if six else None))

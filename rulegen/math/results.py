@@ -405,6 +405,10 @@ class DealtCards:
     across: str
     down: str
     middle: str
+    six: str | None = None  # the four Six Card Bonus cards, when that wager is counted
+
+    def to_json(self) -> dict:
+        return {key: value for key, value in dataclasses.asdict(self).items() if value is not None}
 
 
 @dataclass(frozen=True)
@@ -416,7 +420,7 @@ class WinningRound:
     per_wager_win: dict[str, Decimal]
 
     def to_json(self) -> dict:
-        return {"amount": money_json(self.amount), "cards": dataclasses.asdict(self.cards), "hands": dict(self.hands),
+        return {"amount": money_json(self.amount), "cards": self.cards.to_json(), "hands": dict(self.hands),
                 "per_wager_win": {k: money_json(v) for k, v in self.per_wager_win.items()}}
 
 
@@ -451,7 +455,7 @@ class MaxWinDetail:
             "reading": self.reading, "ante_minimum": money_json(self.ante_minimum),
             "wagers": {k: money_json(v) for k, v in self.wagers.items()},
             "per_wager_win": {k: money_json(v) for k, v in self.per_wager_win.items()},
-            "cards": dataclasses.asdict(self.cards), "hands": dict(self.hands),
+            "cards": self.cards.to_json(), "hands": dict(self.hands),
             "main_game_only": self.main_game_only.to_json(),
             "with_five_card_bonus": self.with_five_card_bonus.to_json() if self.with_five_card_bonus else None,
             "five_card_bonus_counted": self.five_card_bonus_counted,
