@@ -144,6 +144,7 @@ class PayoutLimit:
     covers: tuple[str, ...]  # the wagers the limit applies to, in the data's order
     counted_in_max_win: tuple[str, ...]  # the wagers counted in the maximum win per round at the minimum wager
     by_rule: bool = False  # the amount is the figure the jurisdiction's rule sets, the offering stating none
+    per: str = "per player per round"  # the text's own words for what one limit applies to
 
 
 @dataclass(frozen=True)
@@ -323,12 +324,20 @@ def _resolve_choices(offering: Offering) -> ResolvedOffering:
         payout_limit=PayoutLimit(amount=_money(limit.get("amount")),
                                  covers=tuple(_cited(jurisdiction, "payout_limit", "covers").value or ()),
                                  counted_in_max_win=tuple(
-                                     _cited(jurisdiction, "payout_limit", "counted_in_max_win").value or ())),
+                                     _cited(jurisdiction, "payout_limit", "counted_in_max_win").value or ()),
+                                 per=_limit_per(jurisdiction)),
         signoffs=tuple(SignOff(role=str(entry.get("role")), name=_text(entry.get("name")),
                                title=_text(entry.get("title")), date=_text(entry.get("date")))
                        for entry in data.get("signoff") or [] if isinstance(entry, dict)),
         notes=(),
     )
+
+
+def _limit_per(jurisdiction: Jurisdiction) -> str:
+    """The text's words for what one payout limit applies to, where the data gives them."""
+    node = jurisdiction.data.get("payout_limit") or {}
+    per = node.get("per") if isinstance(node, dict) else None
+    return str(per["value"]) if isinstance(per, dict) and per.get("value") else PayoutLimit.per
 
 
 def settlement_notes(jurisdiction: Jurisdiction, config: clauses.OfferingConfig) -> tuple[str, ...]:

@@ -132,7 +132,7 @@ def test_operator_choices_and_paytables_are_stated(built):
     for role in data.get("signoff") or []:
         assert role["name"] in text
     if data.get("payout_limit"):
-        assert f"Payout limit {filters.money(data['payout_limit']['amount'])} per player per round" in text
+        assert f"Payout limit {filters.money(data['payout_limit']['amount'])} {built.resolved.payout_limit.per}" in text
     if data.get("bonus_spin"):
         kind = vocabulary.BONUS_SPIN_KINDS[data["bonus_spin"]["kind"]]
         wager = filters.money(Decimal(str(data["bonus_spin"]["wager"])))
@@ -195,8 +195,8 @@ def test_signage_shows_every_paytable_and_the_limits(built):
     if data.get("bonus_spin"):
         assert "BONUS SPIN" in text
     if data.get("payout_limit") and data["table"].get("payout_limit_display") == "sign":
-        assert (f"Aggregate payout limit: {filters.money(data['payout_limit']['amount'])} per player per round"
-                in text)
+        assert (f"Aggregate payout limit: {filters.money(data['payout_limit']['amount'])} "
+                f"{built.resolved.payout_limit.per}" in text)
 
 
 SIGN_HEADINGS = ("ACROSS, DOWN AND MIDDLE", "ANTES", "FIVE CARD BONUS", "SIX CARD BONUS", "BONUS SPIN",
@@ -340,3 +340,19 @@ def test_previous_revision_adds_a_changes_section(tmp_path):
     assert changes["count"] == 1 and changes["summary"] == "1 change to the rules since revision 1"
     assert f"{changes['title']} {changes['summary']}" in text
     assert normalize(change["text"]) in text
+
+
+LIMIT_WORDS = {"MD": "for any hand", "NJ": "for a player on any hand", "PA": "per player per round"}
+
+
+def test_the_limit_is_worded_as_each_text_words_it(builds):
+    # MLGCA Chapter 12 §B "for any hand"; N.J.A.C. 13:69F-40.11(d) "for a player on any hand"; 58 Pa. Code
+    # § 674a.12(d) "per player per round": the rules and the sign say what the text says, no other state's words
+    for built in builds.values():
+        words = LIMIT_WORDS.get(built.jurisdiction.code)
+        if words is None or built.resolved.payout_limit.amount is None:
+            continue
+        amount = filters.money(built.resolved.payout_limit.amount)
+        assert f"{amount} {words}" in built.rules, built.jurisdiction.code
+        others = [w for code, w in LIMIT_WORDS.items() if code != built.jurisdiction.code and w not in words]
+        assert not [w for w in others if f"{amount} {w}" in built.rules + built.signage], built.jurisdiction.code

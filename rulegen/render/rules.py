@@ -59,6 +59,7 @@ class JurisdictionView(TypedDict):
 
 class PayoutLimitView(TypedDict):
     amount: Decimal | None
+    per: str
     rule: CitedView | None
     base: CitedView | None
     covers: CitedView | None
@@ -173,6 +174,7 @@ def payout_limit(offering: ResolvedOffering, results: MathReport) -> PayoutLimit
         "covers": covers,
         "covers_names": [tables.WAGER_NAMES.get(w, w) for w in offering.payout_limit.covers],
         "by_rule": offering.payout_limit.by_rule,
+        "per": offering.payout_limit.per,
         "display": offering.table.payout_limit_display,
         "display_rule": display,
         "max_win": max_win.amount,
