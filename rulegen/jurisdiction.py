@@ -20,9 +20,9 @@ from rulegen.resources import jurisdiction_files, jurisdictions_dir, schema_file
 FORMAT = "offering format"
 # The payout-limit rules that set the limit by their own force, so that an offering stating none has the rule's
 # figure (filled in by math.report.with_limit_by_rule): New Jersey's "shall be" the greater figure (N.J.A.C.
-# 13:69F-40.11(d)) and Maryland's "may not exceed" it (MLGCA Chapter 12 §B, read as capping every hand's aggregate
-# payout). Pennsylvania's limit is optional (§ 674a.12(d)); a house cap is the card room's own.
-LIMIT_SET_BY_RULE = ("equals_greater_of", "at_most_greater_of")
+# 13:69F-40.11(d)). Maryland's "may not exceed" sets only a ceiling (MLGCA Chapter 12 §B), so a Maryland offering
+# states its limit; Pennsylvania's limit is optional (§ 674a.12(d)); a house cap is the card room's own.
+LIMIT_SET_BY_RULE = ("equals_greater_of",)
 SCHEMA_FILE = "jurisdiction.schema.json"
 
 

@@ -53,6 +53,7 @@ class ResolvedPaytable:
     written_out: bool
     entries: tuple[tuple[str, Decimal | str], ...]
     table: game.Paytable
+    label: str | None = None  # how the documents name the authorized table, where the data says
 
 
 @dataclass(frozen=True)
@@ -353,8 +354,10 @@ def resolved_paytable(jurisdiction: Jurisdiction, kind: str, choice) -> Resolved
         raise InputError(f"the {kind} paytable {choice!r} is not one {jurisdiction.name} authorizes")
     source = choice if isinstance(choice, Mapping) else _cited(jurisdiction, "paytables", kind, str(choice)).value
     entries = tuple((str(hand), pays if isinstance(pays, str) else Decimal(str(pays))) for hand, pays in source.items())
+    named = (jurisdiction.data.get("paytables") or {}).get(kind, {}).get(name) if name is not None else None
+    label = str(named["label"]) if isinstance(named, Mapping) and named.get("label") else None
     return ResolvedPaytable(kind=kind, name=name, citation=citation, written_out=isinstance(choice, Mapping),
-                            entries=entries, table=game.Paytable.from_mapping(table))
+                            entries=entries, table=game.Paytable.from_mapping(table), label=label)
 
 
 def odds_mapping(mapping: Mapping) -> dict:

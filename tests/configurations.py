@@ -121,7 +121,7 @@ def _md() -> dict[str, list[Change]]:
     merchandise_c = top("merchandise", 5000, description="A 2027 sedan")
     return {
         "fixed-a-manual-shuffle": [DEALING["shoe-manual-1"], progressive("A", fixed_a)],
-        "merch-c-hand": [DEALING["hand-auto-1"], progressive("C", merchandise_c, None)],
+        "merch-c-hand": [DEALING["hand-auto-1"], progressive("C", merchandise_c, "B")],
         "prog-b-autoshoe": [DEALING["autoshoe-counting-1"], progressive("B", top("progressive", 1000, 1000, 1.5))],
         # An Xtreme wager triggered by suited cards, or on Paytables D to I, returns more than it takes whatever the
         # wheel's weights (a validation error, spin-return): the Xtreme tables a filing can use are A to C at $5.
@@ -134,7 +134,7 @@ def _md() -> dict[str, list[Change]]:
         "no-fcb-no-spin": [DEALING["shoe-manual-1"], without("five_card_bonus", "bonus_spin"),
                            displays("layout", "layout")],
         "spin-only": [DEALING["autoshoe-auto-2"], without("five_card_bonus")],
-        "no-limit": [limit(None), without("bonus_spin")],
+        "lower-limit": [limit(40000), without("bonus_spin")],
     }
 
 

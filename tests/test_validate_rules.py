@@ -56,9 +56,9 @@ CASES = [
     ('md-community-invented', 'md', {("bonus_spin", "paytable"): "A", ("bonus_spin", "community_pay"): "A", ("bonus_spin", "wheel"): [dict(symbol=s, weight=1) for s in ("jackpot", 500, 200, 120, 70, 60, 35, 25, 18, 12, 11)] + [{"symbol": 10, "weight": 1, "community": 999}]}, ('bonus_spin', 'wheel', 11, 'community'),
      'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §D(10)(a)', 'MD-12D10a-wheel-community',
      'bonus_spin.wheel[11].community is $999, but Paytable A with community-pay table A gives the $10 segment no community pay'),
-    ('md-community-not-on-the-wheel', 'md', {("bonus_spin", "community_pay"): "A"}, ('bonus_spin', 'community_pay'),
-     'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §D(10)', 'MD-12D10-community-table',
-     'bonus_spin.community_pay is not allowed here; Paytables C and D carry none of the symbols the community-pay tables name ($500, $200 and $25 for a $5 wager), so no community pay can be designated for them'),
+    ('md-community-not-designated', 'md', {("bonus_spin", "community_pay"): DELETE}, ('bonus_spin', 'community_pay'),
+     'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §D(8)(b)', 'MD-12D8b-community-table',
+     "bonus_spin.community_pay is missing; Maryland's Rules Submission designates the community-pay table its community pays are made from, whatever the paytable"),
     ('md-xtreme-another-wheel', 'md', {("bonus_spin", "kind"): "xtreme", ("bonus_spin", "wager"): 2, ("bonus_spin", "paytable"): "G",
                                        ("bonus_spin", "community_pay"): "A", ("bonus_spin", "trigger"): "suited_hole_cards"},
      ('bonus_spin', 'community_pay'), 'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §E(13)(b)', 'MD-12E13b-community-table',
@@ -206,6 +206,9 @@ CASES = [
 # The other message templates, each rendered once and read (the checklist in test_validate.py checks their lines
 # and citations; here, their words).
 MESSAGES = [
+    ('md-no-limit', 'md', {("payout_limit",): DELETE}, ('payout_limit',),
+     'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §B', 'MD-12B-limit-stated',
+     'payout_limit is missing; the text gives every table an aggregate payout limit, which may not exceed the greater of $50,000 and the maximum win per round at the minimum wager: state the limit this table applies'),
     ('nj-no-limit', 'nj', {("payout_limit",): DELETE}, ('payout_limit',),
      'note', 'N.J.A.C. 13:69F-40.11(d)', 'NJ-40.11d-limit-by-rule',
      'payout_limit is not stated; the text sets it at $50,000 (the most one player can win in a round at the minimum wager is $33,070 (antes $10 each and 3x raises of $30: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $5 on flush, ace high (Kc Ac 8c 9c Tc)) and the greater of $50,000 and that is $50,000), and the documents print that figure as the limit'),

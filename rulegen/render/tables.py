@@ -32,6 +32,7 @@ class PaytableRow(TypedDict):
 class PaytableView(TypedDict):
     kind: str
     name: str | None
+    label: str | None
     citation: str | None
     written_out: bool
     rows: list[PaytableRow]
@@ -102,6 +103,7 @@ def paytable(table: ResolvedPaytable | None) -> PaytableView | None:
     return {
         "kind": table.kind,
         "name": table.name,
+        "label": table.label,
         "citation": table.citation,
         "written_out": table.written_out,
         "rows": rows(dict(table.entries)),

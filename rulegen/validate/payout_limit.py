@@ -86,6 +86,12 @@ def limit_stated(ctx: Context, check: Check) -> None:
                  "player could win per round at the minimum wager, whichever is greater"
                  if base is not None and base.value is not None else "the text sets the aggregate payout limit")
         message = f"payout_limit is missing; {words}: state it so the rules document and the sign show it"
+    elif rule is not None and rule.value == "at_most_greater_of":
+        base = ctx.cited("payout_limit", "base_amount")
+        ceiling = (f"the greater of {dollars(Decimal(str(base.value)))} and the maximum win per round at the minimum "
+                   "wager" if base is not None and base.value is not None else "the figure the text sets")
+        message = (f"payout_limit is missing; the text gives every table an aggregate payout limit, which may not "
+                   f"exceed {ceiling}: state the limit this table applies")
     else:
         message = "payout_limit is missing; the text sets an aggregate payout limit: state it"
     ctx.add(check, ("payout_limit",), "error", message, required.citation, at=(), rule="limit-stated")
