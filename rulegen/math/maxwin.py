@@ -43,9 +43,10 @@ def _kernels():
 
 
 def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None,
-                      counted: frozenset[str] = frozenset()) -> MaxWin:
+                      counted: frozenset[str] = frozenset(), other_players: int = 0) -> MaxWin:
     """The exact maximum win per round at the minimum wager (see the module's reading); memoised in process
-    and on disk."""
+    and on disk. Where the limit covers the Bonus Spin, its best prize counts in a deal whose hole cards trigger
+    it, and each of `other_players` can spin the wheel's largest community pay to this player."""
     ante_minimum = Decimal(str(ante_minimum))
     five = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
     counted = frozenset(counted)
@@ -54,31 +55,55 @@ def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None,
     fcb_table = rules.five_card_bonus if use_five else None
     # the Six Card Bonus wager equals the Five Card Bonus wager (house rules, 6 Card Bonus Wager)
     six_table = rules.six_card_bonus if use_five and "six_card_bonus" in counted else None
+    spin = rules.bonus_spin if "bonus_spin" in counted and _spin_prize(rules.bonus_spin) is not None else None
     return _max_win(rules.criss_cross, rules.ante, fcb_table, ante_minimum, five if use_five else None, main_counted,
-                    six_table)
+                    six_table, spin, other_players if spin is not None else 0)
+
+
+def _spin_prize(spin):
+    """The Bonus Spin's best segment and its prize (the top prize at its stated amount), or None when a prize has
+    no amount."""
+    if spin is None:
+        return None
+    prizes = [(segment, segment.pays if segment.pays is not None else spin.top_prize_amount)
+              for segment in spin.segments]
+    if not prizes or any(prize is None for _segment, prize in prizes):
+        return None
+    return max(prizes, key=lambda item: item[1])
+
+
+def _spin_key(spin) -> list | None:
+    if spin is None:
+        return None
+    return [str(spin.wager), spin.trigger, str(spin.top_prize_amount),
+            [[s.symbol, str(s.pays), str(s.community)] for s in spin.segments]]
 
 
 @disk_memoised
 def _max_win(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None, main_counted: tuple,
-             six_table=None) -> MaxWin:
+             six_table=None, spin=None, others: int = 0) -> MaxWin:
     from rulegen.math import cache as disk
 
     key = disk.key("max_win", CODE_VERSION, criss_cross.canonical(), ante.canonical(),
                    fcb_table.canonical() if fcb_table else None, str(ante_minimum), str(five), list(main_counted),
-                   six_table.canonical() if six_table else None)
+                   six_table.canonical() if six_table else None, _spin_key(spin), others)
     found = disk.load(key)
     cached = from_payload(MaxWin, found) if found is not None else None
     if cached is not None:
         return cached
     main_only = _search(criss_cross, ante, None, ante_minimum, None, main_counted)
-    with_bonus = _search(criss_cross, ante, fcb_table, ante_minimum, five, main_counted, six_table) \
-        if fcb_table else None
+    with_bonus = _search(criss_cross, ante, fcb_table, ante_minimum, five, main_counted, six_table, spin, others) \
+        if fcb_table or spin is not None else None
     chosen = with_bonus or main_only
     wagers = {w: ante_minimum * (1 if w.startswith("ante") else 3) for w in main_counted}
     if with_bonus is not None and five is not None:
         wagers["five_card_bonus"] = five
         if six_table is not None:
             wagers["six_card_bonus"] = five
+    if with_bonus is not None and spin is not None:
+        wagers["bonus_spin"] = spin.wager
+        if "bonus_spin_community" in chosen.per_wager_win:
+            wagers["bonus_spin_community"] = spin.wager
     detail = MaxWinDetail(reading=READING, ante_minimum=ante_minimum, wagers=wagers, chosen=chosen,
                           main_game_only=main_only, with_five_card_bonus=with_bonus,
                           summary=_summary(chosen, ante_minimum, five))
@@ -94,6 +119,10 @@ def _summary(chosen: WinningRound, ante_minimum: Decimal, five: Decimal | None) 
         text += f", Five Card Bonus {_show(five)} on {chosen.hands['five_card_bonus']}"
     if five is not None and "six_card_bonus" in chosen.hands:
         text += f", Six Card Bonus {_show(five)} on {chosen.hands['six_card_bonus']}"
+    if "bonus_spin" in chosen.hands:
+        text += f", Bonus Spin: {chosen.hands['bonus_spin']}"
+    if "bonus_spin_community" in chosen.hands:
+        text += f", and {chosen.hands['bonus_spin_community']}"
     return text
 
 
@@ -102,12 +131,12 @@ def _show(amount: Decimal) -> str:
 
 
 def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal | None,
-            main_counted: tuple, six_table=None) -> WinningRound:
+            main_counted: tuple, six_table=None, spin=None, others: int = 0) -> WinningRound:
     import numpy as np
 
     from rulegen.cards import Card, format_cards
     from rulegen.evaluator import strength_arrays
-    from rulegen.game import GameRules, settle_round
+    from rulegen.game import GameRules, bonus_spin_triggered, settle_round
     from rulegen.math.deals import pair_cards
 
     # Integer money: cents times the LCM of the odds' denominators.
@@ -140,6 +169,11 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
         if any(six_value[k] > six_value[k + 1] for k in range(10)):
             raise ValueError("the Six Card Bonus paytable pays a better hand less than a worse one: its maximum win "
                              "is not computed")
+    spin_value, spin_trigger, best_segment = 0, 0, None
+    if spin is not None:
+        best_segment, prize = _spin_prize(spin)
+        spin_value = int(max(prize - spin.wager, Decimal(0)) * unit)
+        spin_trigger = {"pair_in_hole_cards": 1, "suited_hole_cards": 2, "pair_or_suited_hole_cards": 3}[spin.trigger]
     card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
     pay = pay_of.astype(np.int64)
     bounds, search, six_card_draw = _kernels()
@@ -148,7 +182,8 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
     triples = bounded.triples
     order = np.argsort(-bounded.upper, kind="mergesort")
     found = search(order, triples, bounded.upper, card_key, card_bit, nonflush, flush, pay, hand_value, mid_value,
-                   bonus_value, int(bonus_value.max()), pairs, six_value, int(six_value.max()))
+                   bonus_value, int(bonus_value.max()), pairs, six_value, int(six_value.max()),
+                   spin_value, spin_trigger)
     best = found.best
     t, m, pa, pd = int(found.triple), int(found.middle), int(found.across_pair), int(found.down_pair)
     middle = Card(m)
@@ -163,15 +198,30 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
                                  six_value)
         six = tuple(Card(int(c)) for c in drawn)
     # Settle the round the search found with the game layer: the figure is the game's own payment.
-    rules = GameRules(criss_cross=criss_cross, ante=ante, five_card_bonus=fcb_table, six_card_bonus=six_table)
+    rules = GameRules(criss_cross=criss_cross, ante=ante, five_card_bonus=fcb_table, six_card_bonus=six_table,
+                      bonus_spin=spin)
+    spins = spin is not None and best_segment is not None and bonus_spin_triggered(spin.trigger, hole)
     settlement = settle_round(rules, hole, across, down, (middle,), ante_minimum, (3, 3, 3),
-                              five_card_bonus=five if fcb_table is not None else None, six_card=six)
+                              five_card_bonus=five if fcb_table is not None else None, six_card=six,
+                              bonus_spin_wager=spin.wager if spins else None,
+                              wheel_symbol=best_segment.symbol if spins and best_segment is not None else None)
     counted = set(main_counted) | ({"five_card_bonus"} if fcb_table is not None else set()) \
-        | ({"six_card_bonus"} if six is not None else set())
+        | ({"six_card_bonus"} if six is not None else set()) | ({"bonus_spin"} if spins else set())
     per_wager = {line.wager: max(line.net, Decimal(0)) for line in settlement.lines if line.wager in counted}
     amount = sum((max(line.net, Decimal(0)) for line in settlement.lines if line.wager in counted), Decimal(0))
     assert amount * unit == best, "the search and the game layer disagree on the maximum win"
+    community = max((s.community or Decimal(0) for s in spin.segments), default=Decimal(0)) if spin else Decimal(0)
+    if others and community > 0:
+        # each other player's spin can land on the wheel's largest community pay, paid to this player too
+        per_wager["bonus_spin_community"] = others * community
+        amount += others * community
     hands = {"across": settlement.hands["across"], "down": settlement.hands["down"]}
+    if spins and best_segment is not None:
+        hands["bonus_spin"] = (f"{spin.trigger.replace('_', ' ')} spins the wheel: "
+                               f"{'the top prize' if best_segment.pays is None else best_segment.symbol}")
+    if "bonus_spin_community" in per_wager:
+        hands["bonus_spin_community"] = (f"{others} other players' spins, each paying this player "
+                                         f"{_show(community)}")
     for bonus in ("five_card_bonus", "six_card_bonus"):
         if bonus in settlement.hands:
             hands[bonus] = settlement.hands[bonus]

@@ -153,11 +153,12 @@ def six_card_draw(h1, h2, used, card_key, card_bit, nonflush, flush, pay_of, six
 
 @njit(cache=True)
 def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, hand_value, mid_value,
-           bonus_value, bonus_top, pair_cards, six_value, six_top):
+           bonus_value, bonus_top, pair_cards, six_value, six_top, spin_value, spin_trigger):
     """Best-first exact search: a MaxWinFound (best total, its main-game part, T, middle card, pair A, pair D).
     `bonus_top` bounds the Five Card Bonus; `six_value` is the Six Card Bonus's value per pay class (zeros when
-    it is not counted) and `six_top` its largest."""
-    bonus_top = bonus_top + six_top
+    it is not counted) and `six_top` its largest; `spin_value` is the Bonus Spin's best win, added when the hole
+    cards trigger it (`spin_trigger` 1: a pair, 2: suited, 3: either; 0: not counted)."""
+    bonus_top = bonus_top + six_top + spin_value
     used = np.zeros(52, dtype=np.bool_)
     n_pairs = pair_cards.shape[0]
     best = np.int64(-1)
@@ -213,6 +214,14 @@ def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, h
                     if bonus_top > 0:
                         bonus = bonus_value[pay_of[eval5(a0, a1, d0, d1, m, card_key, card_bit, nonflush,
                                                          flush)]]
+                    if spin_trigger > 0:
+                        g1 = triples[i, (j + 1) % 3]
+                        g2 = triples[i, (j + 2) % 3]
+                        pair = g1 // 4 == g2 // 4
+                        suited = g1 % 4 == g2 % 4
+                        if (spin_trigger == 1 and pair) or (spin_trigger == 2 and suited) or \
+                                (spin_trigger == 3 and (pair or suited)):
+                            bonus += spin_value
                     if six_top > 0 and main + bonus + six_top > best:
                         h1 = triples[i, (j + 1) % 3]
                         h2 = triples[i, (j + 2) % 3]

@@ -86,7 +86,8 @@ def with_limit_by_rule(offering: ResolvedOffering) -> ResolvedOffering:
     base = offering.jurisdiction.cited("payout_limit", "base_amount")
     max_win = max_win_per_round(offering.game_rules, offering.limits.ante.minimum,
                                 offering.five_card_bonus_minimum if "five_card_bonus" in limit.counted_in_max_win
-                                else None, frozenset(limit.counted_in_max_win))
+                                else None, frozenset(limit.counted_in_max_win),
+                                other_players=max((offering.table.positions or 1) - 1, 0))
     figure = max(Decimal(str(base.value)), max_win.amount) if base is not None and base.value is not None \
         else max_win.amount
     return replace(offering, payout_limit=replace(limit, amount=figure, by_rule=True))
@@ -99,12 +100,13 @@ def offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progr
                        ante_maximum=offering.limits.ante.maximum,
                        five_card_bonus_minimum=offering.five_card_bonus_minimum,
                        payout_limit_counted=frozenset(offering.payout_limit.counted_in_max_win),
-                       use_cache=use_cache, progress=progress)
+                       other_players=max((offering.table.positions or 1) - 1, 0), use_cache=use_cache,
+                       progress=progress)
 
 
 def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_bonus_minimum=None,
-                payout_limit_counted: frozenset[str] = frozenset(), use_cache: bool = True,
-                progress=None) -> MathReport:
+                payout_limit_counted: frozenset[str] = frozenset(), other_players: int = 0,
+                use_cache: bool = True, progress=None) -> MathReport:
     ante_minimum = Decimal(str(ante_minimum))
     ante_maximum = Decimal(str(ante_maximum)) if ante_maximum is not None else None
     five_minimum = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
@@ -114,7 +116,7 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
     spin = bonus_spin_math(rules.bonus_spin) if rules.bonus_spin is not None else None
     counted = frozenset(payout_limit_counted)
     fcb_counted = five_minimum if (rules.five_card_bonus is not None and "five_card_bonus" in counted) else None
-    max_win = max_win_per_round(rules, ante_minimum, fcb_counted, counted)
+    max_win = max_win_per_round(rules, ante_minimum, fcb_counted, counted, other_players=other_players)
     notes = list(rules.notes)  # the readings the jurisdiction data carries for these rules
     return MathReport(
         main_game=analysis,

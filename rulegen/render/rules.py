@@ -138,7 +138,8 @@ def choices(offering: ResolvedOffering) -> dict[str, object]:
         "cards_per_deck": len(full_deck()),
         "back_colours": list(cards.back_colours),
         "shuffling": shuffling,
-        "shuffling_words": SHUFFLING_WORDS.get(shuffling, shuffling),
+        "shuffling_words": (jurisdiction.data.get("shuffling_words") or {}).get(shuffling)
+        or SHUFFLING_WORDS.get(shuffling, shuffling),
         "automated_shuffler": shuffling in ("automated", "automated-counting"),
         "counting_shuffler": shuffling == "automated-counting",
         "manual_shuffle": shuffling == "manual",

@@ -115,8 +115,9 @@ def maximum_win(offering: Offering, jurisdiction: Jurisdiction):
     if ante_minimum is None:
         return None
     five = number(get(data, ("five_card_bonus", "minimum")))
-    rules = resolve(offering).game_rules
-    return max_win_per_round(rules, ante_minimum, five if "five_card_bonus" in counted else None, counted)
+    resolved = resolve(offering)
+    return max_win_per_round(resolved.game_rules, ante_minimum, five if "five_card_bonus" in counted else None, counted,
+                             other_players=max((resolved.table.positions or 1) - 1, 0))
 
 
 CHECKS = (
