@@ -233,6 +233,50 @@ def text_outside_page(document: str, data: bytes) -> list[str]:
     return problems
 
 
+def stray_line_breaks(document: str, data: bytes) -> list[str]:
+    """Words the PDF sets alone on a line inside running text although the line above had room for them (a line
+    breaking fault of the layout engine: "moves / every / card above it")."""
+    import pypdfium2
+
+    problems: list[str] = []
+    pdf = pypdfium2.PdfDocument(data)
+    try:
+        for number in range(len(pdf)):
+            text = pdf[number].get_textpage()
+            runs = []
+            for index in range(text.count_rects()):
+                left, bottom, right, top = text.get_rect(index)
+                runs.append((round(bottom, 1), left, right, top - bottom,
+                             text.get_text_bounded(left, bottom, right, top).strip()))
+            lines: list[list] = []
+            for bottom, left, right, height, words in sorted(runs, key=lambda r: (-r[0], r[1])):
+                if lines and abs(lines[-1][0] - bottom) < 1:
+                    line = lines[-1]
+                    line[1], line[2] = min(line[1], left), max(line[2], right)
+                    line[4] = f"{line[4]} {words}"
+                else:
+                    lines.append([bottom, left, right, height, words])
+            widest = {}
+            for _bottom, left, right, _height, _words in lines:
+                key = round(left)
+                widest[key] = max(widest.get(key, 0.0), right)
+            for above, alone, below in zip(lines, lines[1:], lines[2:]):
+                same_column = abs(above[1] - alone[1]) < 1 and abs(alone[1] - below[1]) < 1
+                same_type = abs(above[3] - below[3]) < 0.6 and alone[3] < above[3] + 0.6
+                word = alone[4]
+                if not (same_column and same_type and word and " " not in word and below[4][:1].islower()):
+                    continue
+                following = below[4].split(" ")[0]
+                following_width = (below[2] - below[1]) * len(following) / max(len(below[4]), 1)
+                if alone[2] + 3 + following_width < widest[round(above[1])] - 1:
+                    problems.append(f"{document}: page {number + 1}: {word!r} alone on a line, though "
+                                    f"{following!r} after it would fit: {above[4][-30:]!r} / {word} / "
+                                    f"{below[4][:30]!r}")
+    finally:
+        pdf.close()
+    return problems
+
+
 def configuration_problems(configuration, folder, *, html: bool = True, pdfs: bool = False,
                            sign_sizes: tuple[str, ...] = ("letter",)) -> list[str]:
     """Build one configuration of the matrix (tests/configurations.py) in `folder` and read its documents: the HTML
@@ -261,9 +305,12 @@ def configuration_problems(configuration, folder, *, html: bool = True, pdfs: bo
         problems += check_html("appendix.html", render_appendix_html(offering, results, draft=draft), config)
         problems += concordance_order(rules, config.jurisdiction)
     if pdfs:
-        problems += text_outside_page("rules.pdf", documents.rules_pdf(offering, rules, []))
+        rules_pdf = documents.rules_pdf(offering, rules, [])
+        problems += text_outside_page("rules.pdf", rules_pdf) + stray_line_breaks("rules.pdf", rules_pdf)
         for size in sign_sizes:
             problems += text_outside_page(f"signage.pdf ({size})",
                                           documents.signage_pdf(offering, draft=draft, size=size))
-        problems += text_outside_page("math-appendix.pdf", documents.appendix_pdf(offering, results, draft=draft))
+        appendix_pdf = documents.appendix_pdf(offering, results, draft=draft)
+        problems += text_outside_page("math-appendix.pdf", appendix_pdf) + stray_line_breaks("math-appendix.pdf",
+                                                                                           appendix_pdf)
     return problems

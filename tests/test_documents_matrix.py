@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.configurations import Configuration, configurations
-from tests.doccheck import Config, check_html, concordance_order, configuration_problems
+from tests.doccheck import Config, check_html, concordance_order, configuration_problems, stray_line_breaks
 
 MATRIX = list(configurations())
 # The configurations whose PDFs the fast suite reads, chosen so that every jurisdiction, dealing method and way of
@@ -78,3 +78,22 @@ def test_the_concordance_follows_the_text_clause_by_clause(code: str):
             open_parents.pop()
         assert clause.parent is None or open_parents, f"{clause.id} comes after its parent {clause.parent}'s siblings"
         open_parents.append(clause.id)
+
+
+def test_the_check_finds_a_word_the_layout_left_alone_on_a_line():
+    """The layout engine can break a line after one word when an element follows the text (here the citation's
+    span without the break opportunity the rules' citations carry): the check reads it from the PDF's own lines."""
+    from rulegen.render.fetcher import SafeFetcher
+    from rulegen.render.pdf import render_pdf
+    from rulegen.resources import assets_dir
+
+    head = ('<html><head><link rel="stylesheet" href="rulegen-asset:css/fonts.css">'
+            '<link rel="stylesheet" href="rulegen-asset:css/document.css"></head><body><main>')
+    text = ("To cut, the dealer puts the cover card at least ten cards from the top of the stack and moves every card "
+            "above it, with the cover card, to the bottom; the stack then goes into the dealing shoe.")
+    cite = "MLGCA Criss Cross Poker Standard Rules, Chapter 5 §D(1), (2)"
+    pdfs = {way: render_pdf(f'{head}<p class="rule">{text}{joint}<span class="cite">{cite}</span></p></main></body>'
+                            '</html>', fetcher=SafeFetcher(assets_dir(), {}), effective_date="2027-03-01")
+            for way, joint in (("bare", " "), ("with the break opportunity", "<wbr> "))}
+    assert "'every' alone on a line" in "\n".join(stray_line_breaks("bare", pdfs["bare"]))
+    assert stray_line_breaks("with", pdfs["with the break opportunity"]) == []
