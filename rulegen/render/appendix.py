@@ -74,7 +74,7 @@ class WheelView:
     spin: BonusSpinResult
     drawing: Markup  # the SVG
     positions_given: bool  # the text numbers the wheel's positions (the wedges go round in that order)
-    community_name: str | None  # the designated community-pay table or Community Prize Wheel, as the rules name it
+    community_name: str | None  # the designated community-pay table or Community Prize Wheel: "wheel C"
     operator_term: str  # whose wheel the weights are: "casino licensee", "facility operator"
     agency: str  # who approves it
 
@@ -90,7 +90,8 @@ def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | 
     operator = jurisdiction.cited("operator_term") if jurisdiction is not None else None
     agency = jurisdiction.cited("agency") if jurisdiction is not None else None
     return WheelView(spin=spin, drawing=svg.wheel(segments), positions_given=bool(spin_table["has_positions"]),
-                     community_name=spin_table["community_caption"],
+                     community_name=(f"wheel {spin_table['community_pay']}" if spin_table["community_pay"] is not None
+                                     else None),
                      operator_term=str(operator.value) if operator is not None else "operator",
                      agency=str(agency.value) if agency is not None else "the regulator")
 
