@@ -80,20 +80,20 @@ class WheelView:
 
 
 def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | None,
-               jurisdiction: Any = None) -> WheelView | None:
+               jurisdiction: Any) -> WheelView | None:
     if spin is None:
         return None
     if spin_table is None:
         raise ValueError("the math has a Bonus Spin result but the offering has no Bonus Spin table")
     segments = [{"label": "Top" if s["jackpot"] else f"${s['pays']:,}", "weight": s["weight"],
                  "highlight": s["jackpot"], "position": s.get("position")} for s in spin_table["segments"]]
-    operator = jurisdiction.cited("operator_term") if jurisdiction is not None else None
-    agency = jurisdiction.cited("agency") if jurisdiction is not None else None
+    agency = jurisdiction.cited("agency")
+    if agency is None or not agency.value:
+        raise ValueError(f"the {jurisdiction.name} data names no agency to approve the wheel")
+    designated = spin_table["community_pay"]
     return WheelView(spin=spin, drawing=svg.wheel(segments), positions_given=bool(spin_table["has_positions"]),
-                     community_name=(f"wheel {spin_table['community_pay']}" if spin_table["community_pay"] is not None
-                                     else None),
-                     operator_term=str(operator.value) if operator is not None else "operator",
-                     agency=str(agency.value) if agency is not None else "the regulator")
+                     community_name=f"wheel {designated}" if designated is not None else None,
+                     operator_term=str(jurisdiction.operator_term), agency=str(agency.value))
 
 
 @dataclass(frozen=True)
