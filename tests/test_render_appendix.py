@@ -5,6 +5,7 @@ and its section is left out."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import jinja2
 import pytest
@@ -80,3 +81,79 @@ def test_the_appendix_cites_its_own_jurisdiction_and_counts_as_it_does(pa):
     assert "(and the Five Card Bonus minimum)" not in html
     assert "58 Pa. Code § 674a.12(d)" in html
     assert "MLGCA" not in html and "N.J.A.C." not in html and "Maryland" not in html
+
+
+# --- the Bonus Spin section: what the return rests on, with and without the wheel's weights ------------------------
+
+def _spin_section(pa, tmp_path, code, *changes):
+    """The appendix's Bonus Spin section for the sample of `code` changed by `changes` (tests/configurations.py),
+    rendered into the PA context (the section reads only its own wheel, so no other main game is analysed)."""
+    import copy
+
+    from rulegen.math.report import wheel_setting
+    from rulegen.math.wheel import bonus_spin_math
+    from rulegen.offering import load_offering
+    from rulegen.render import tables
+    from tests.configurations import Configuration, sample_data
+
+    data = copy.deepcopy(sample_data(code))
+    for change in changes:
+        change(data)
+    offering = resolve(load_offering(Configuration(f"{code.lower()}-spin", code, data).write(tmp_path)))
+    spin = bonus_spin_math(offering.game_rules.bonus_spin, wheel_setting(offering))
+    table = tables.bonus_spin(offering)
+    _report, context = pa
+    html = render_template("appendix.html", **{**context, "wheel": appendix.wheel_view(spin, table,
+                                                                                         offering.jurisdiction),
+                                               "spin_citation": table["citation"] if table else None})
+    section = html[html.index("<h2>Bonus Spin wheel</h2>"):html.index("<h2>Maximum win")]
+    section = re.sub(r"</?(b|span)\b[^>]*>", "", section)  # inline markup, so that sentences read whole
+    return " ".join(section.replace("&#39;", "'").replace("&amp;", "&").split())
+
+
+def test_the_md_sample_wheel_without_weights_gives_its_return_exactly(pa, tmp_path):
+    """Paytable D at $5, a pair in the hole cards (78 of 1,326), a $5,000 meter reset at $5,000 and 2.5% a wager,
+    no community pay: return = 78/1326 x M / $5 + 2.5% = M/$85 + 2.5%, 100% at M = 85 x 39/40 = $82.875."""
+    section = _spin_section(pa, tmp_path, "MD")
+    assert "M/$85 + 2.5% = 78/1326 × M / $5 + 2.5%" in section
+    assert ">0 to 5<" in section and "M = $82.875" in section
+    assert "the reset amount of its meter, $5,000" in section and "starts at its initial amount, $5,000" in section
+    assert "C is $0" in section
+    assert "par sheet" not in section and "does not show how often the wheel stops on it" in section
+    assert "in the order the text lists them" in section
+
+
+def test_an_nj_table_4_wheel_without_weights_counts_the_community_pays(pa, tmp_path):
+    from tests.configurations import spin, top
+
+    section = _spin_section(pa, tmp_path, "NJ", spin(kind="progressive", wager=1, paytable="4",
+                                                     trigger="pair_in_hole_cards", top_prize=top("fixed", 2500),
+                                                     hardware_approval="MO-381-17-019-DGE"))
+    assert "(M + kC)/$17 = 78/1326 × (M + k × C) / $1" in section
+    assert "$20 when the wheel stops on $100, $10 on $50, $3 on $15" in section
+    assert "its fixed amount, $2,500" in section
+    for k in range(6):  # 1326/78 = 17: each other player adds k/17 per dollar of C; 100% where M + kC = $17
+        community = "" if k == 0 else (" + C" if k == 1 else f" + {k}C")
+        assert f"M{community} = $17" in section
+        if k:
+            assert f"{k}/17 (" in section
+    assert ">6<" not in section  # six positions: at most five others
+    assert "in the order of the wheel positions the table gives" in section
+
+
+def test_a_merchandise_top_prize_is_counted_at_its_stated_value(pa, tmp_path):
+    from tests.configurations import spin, top
+
+    section = _spin_section(pa, tmp_path, "NJ", spin(kind="progressive", wager=1, paytable="4",
+                                                     trigger="pair_in_hole_cards",
+                                                     top_prize=top("merchandise", 5000, description="A motorcycle"),
+                                                     hardware_approval="MO-381-17-019-DGE"))
+    assert "the casino licensee's stated value of the merchandise, $5,000" in section
+
+
+def test_weights_are_said_to_be_the_operators_own_wheel(pa, tmp_path):
+    section = _spin_section(pa, tmp_path, "NJ")
+    assert ("those of the casino licensee's own wheel, submitted for the approval of the New Jersey Division of "
+            "Gaming Enforcement; the text gives only the wheel's positions") in section
+    assert "The return below rests on them" in section and "par sheet" not in section
+    assert "Value of community pays to one Bonus Spin wager" in section

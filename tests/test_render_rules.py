@@ -196,6 +196,26 @@ def test_the_wheel_is_drawn_in_the_order_of_its_positions():
     assert re.findall(r">(\$2,500|Top|\$50)<", str(svg.wheel(unpositioned))) == ["$2,500", "Top", "$50"]
 
 
+def test_wheel_weights_are_said_to_be_the_operators_own_wheel():
+    """The text gives Table 3's wheel positions and no weights: where the weights are printed, the rules say whose
+    they are, that they go for approval, and that the return rests on them; without weights nothing is said."""
+    nj = " ".join(rule_texts(render("NJ")))
+    assert ("The weights (how often the wheel stops on each segment) are not the text's: the text gives only the "
+            "wheel's positions. They are those of this casino licensee's own wheel, submitted for the approval of the "
+            "New Jersey Division of Gaming Enforcement, and the return of the Bonus Spin wager in the math appendix "
+            "rests on them.") in nj
+    assert "Weight on this wheel" in render("NJ") and "par sheet" not in render("NJ")
+
+    def weighted(data):
+        data["bonus_spin"]["wheel"] = [{"symbol": symbol, "weight": weight} for symbol, weight in
+                                       (("jackpot", 1), (2500, 2), (1000, 3), (600, 4), (350, 5), (250, 6), (75, 7),
+                                        (40, 8), (70, 9), (60, 10), (50, 11))]
+    md = " ".join(rule_texts(render("MD", weighted)))
+    assert "the text gives no weights. They are those of this facility operator's own wheel" in md
+    assert "Maryland Lottery and Gaming Control Commission" in md
+    assert "own wheel" not in " ".join(rule_texts(render("MD")))
+
+
 def test_the_concordance_points_to_the_readings_of_a_clause():
     document = render("MD")
     row = re.search(r'<tr class="[a-z_]+" data-concordance="Chapter 6 §C"[^>]*>(.*?)</tr>', document, re.S)

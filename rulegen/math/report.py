@@ -18,7 +18,7 @@ from rulegen.math.maxwin import max_win_per_round
 from rulegen.math.results import (
     MainGameAnalysis, MathReport, PayoutCap, PayoutCapAt, VerificationCheck, fraction_text,
 )
-from rulegen.math.wheel import bonus_spin_math
+from rulegen.math.wheel import WheelSetting, bonus_spin_math
 from rulegen.resolved import ResolvedOffering
 
 
@@ -100,20 +100,40 @@ def offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progr
                        ante_maximum=offering.limits.ante.maximum,
                        five_card_bonus_minimum=offering.five_card_bonus_minimum,
                        payout_limit_counted=frozenset(offering.payout_limit.counted_in_max_win),
-                       other_players=max((offering.table.positions or 1) - 1, 0), use_cache=use_cache,
-                       progress=progress)
+                       other_players=max((offering.table.positions or 1) - 1, 0),
+                       wheel_setting=wheel_setting(offering), use_cache=use_cache, progress=progress)
+
+
+def wheel_setting(offering: ResolvedOffering) -> WheelSetting | None:
+    """What the Bonus Spin's return rests on beyond its wheel: the other positions of the table that may hold the
+    wager, a Community Prize Wheel's amounts (where its community pays come from a wheel of their own), and the
+    progressive meter's reset amount and rate of progression."""
+    spin = offering.bonus_spin
+    if spin is None:
+        return None
+    positions = offering.table.positions
+    if positions is None:
+        raise ValueError("the offering states no number of betting positions")
+    return WheelSetting(
+        other_players=range(0, int(positions)),
+        community_wheel=tuple(row.pays for row in spin.community_table) if spin.kind == "xtreme" else (),
+        top_prize_reset=spin.top_prize.reset,
+        rate_of_progression_percent=spin.top_prize.rate_of_progression_percent)
 
 
 def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_bonus_minimum=None,
                 payout_limit_counted: frozenset[str] = frozenset(), other_players: int = 0,
-                use_cache: bool = True, progress=None) -> MathReport:
+                wheel_setting: WheelSetting | None = None, use_cache: bool = True, progress=None) -> MathReport:
     ante_minimum = Decimal(str(ante_minimum))
     ante_maximum = Decimal(str(ante_maximum)) if ante_maximum is not None else None
     five_minimum = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
     analysis = analyse_main_game(rules, use_cache=use_cache, progress=progress)
     five = five_card_bonus(rules.five_card_bonus) if rules.five_card_bonus is not None else None
     six = six_card_bonus(rules.six_card_bonus) if rules.six_card_bonus is not None else None
-    spin = bonus_spin_math(rules.bonus_spin) if rules.bonus_spin is not None else None
+    spin = None
+    if rules.bonus_spin is not None:
+        # without the table's setting, the wheel alone: no other player, no meter beyond the game's top prize
+        spin = bonus_spin_math(rules.bonus_spin, wheel_setting or WheelSetting(other_players=(0,)))
     counted = frozenset(payout_limit_counted)
     fcb_counted = five_minimum if (rules.five_card_bonus is not None and "five_card_bonus" in counted) else None
     max_win = max_win_per_round(rules, ante_minimum, fcb_counted, counted, other_players=other_players)

@@ -333,6 +333,50 @@ class ProgressiveReturn:
 
 
 @dataclass(frozen=True)
+class ReturnFormulaRow:
+    """The return with `other_players` other Bonus Spin players (a range where no community pay can be paid, so
+    the number of others does not matter), exact: return = progression + per_unit x (M + k x C), or, where the
+    weights give the mean prize, known + per_unit x k x C."""
+    other_players_from: int
+    other_players_to: int
+    formula: str  # as printed: "(M + 2C)/$85 + 2.5%"
+    break_even: str  # as printed: "M + 2C = $82.875"
+    per_mean_community: Fraction  # k x P(trigger) / wager: the return per dollar of C
+    community_rate: str  # per_mean_community as printed: "2/85"
+    break_even_sum: Fraction | None  # the value of M + kC at which the return is 100% (None where M is known)
+
+    def to_json(self) -> dict:
+        return {"other_players_from": self.other_players_from, "other_players_to": self.other_players_to,
+                "formula": self.formula, "break_even": self.break_even, "community_rate": self.community_rate,
+                "per_mean_community_exact": fraction_text(self.per_mean_community),
+                "break_even_sum_exact": (fraction_text(self.break_even_sum)
+                                         if self.break_even_sum is not None else None)}
+
+
+@dataclass(frozen=True)
+class ReturnFormula:
+    """The return where the weights that would fix it are not given, exact in the mean prize per spin M and the
+    mean community pay per spin of another player C: return = progression + P(trigger) / wager x (M + k x C)."""
+    per_unit: Fraction  # P(trigger) / wager: the return per dollar of M, or of C for each other player
+    unit: Fraction  # wager / P(trigger): the dollars of M + kC that return the whole wager (with no progression)
+    progression: Fraction  # the rate of progression, returned over the meter's cycles (0 but for a progressive)
+    mean_prize_known: Fraction | None  # M where the wheel's weights give it (the community wheel's do not)
+    community: str  # where C comes from: "segments", "community_wheel" or "none"
+    community_pays: tuple[Decimal, ...]  # the community pays one spin may pay each other player, largest first
+    general: str  # the return for k other players as printed: "(M + kC)/$85 + 2.5%"
+    rows: tuple[ReturnFormulaRow, ...]
+
+    def to_json(self) -> dict:
+        return {"per_unit_exact": fraction_text(self.per_unit), "unit_exact": fraction_text(self.unit),
+                "progression_exact": fraction_text(self.progression),
+                "mean_prize_known_exact": (fraction_text(self.mean_prize_known)
+                                           if self.mean_prize_known is not None else None),
+                "community": self.community, "community_pays": [money_json(a) for a in self.community_pays],
+                "general": self.general,
+                "rows": [row.to_json() for row in self.rows]}
+
+
+@dataclass(frozen=True)
 class WheelReturn:
     """What the wheel returns when its segment weights are given."""
     total_weight: int
@@ -361,6 +405,9 @@ class BonusSpinResult:
     segments: tuple[WheelSegmentPay, ...]
     weighted: WheelReturn | None  # None: no weights, no return figure
     needs: str | None  # what is missing for a return figure, when `weighted` is None
+    formula: ReturnFormula | None = None  # the return in M and C where a weight it needs is not given
+    top_prize_reset: Decimal | None = None
+    rate_of_progression_percent: Decimal | None = None
 
     @property
     def weights_given(self) -> bool:
@@ -386,6 +433,8 @@ class BonusSpinResult:
             "mean_prize": w.mean_prize if w else None,
             "community_value": [row.to_json() for row in w.community_value] if w else None,
         }
+        if self.formula is not None:
+            out["return_formula_by_other_players"] = self.formula.to_json()
         if w is None:
             out["needs"] = self.needs
         else:

@@ -2,37 +2,66 @@
 
 The return per unit wagered is P(trigger) x (mean prize per spin) / wager (the wager is collected every round
 and a spin pays the amount the wheel lands on; see rulegen.game.BONUS_SPIN_PAYMENT_READING). The mean prize
-needs the wheel's segment weights, which only the manufacturer's par sheet gives: without them no weight is
-assumed and the return is given as a function of the mean prize, with the mean prize at which it is 100%.
-Community pays are linear too: each other player holding the wager spins with the same probability, so by
-linearity of expectation the community value is (others) x P(trigger) x (mean community pay per spin) / wager,
-whatever the dependence between the players' cards.
+needs the wheel's segment weights, which no text gives: they are the operator's own wheel, submitted for
+approval. Without them no weight is assumed and the return is given exactly as a function of the mean prize.
+
+Community pays are linear too: a player holding the wager is paid a community pay when another player's spin
+lands on a segment that carries one (or, on a Community Prize Wheel, whatever that wheel lands on). Each other
+player holding the wager spins with the same probability, so by linearity of expectation the community value is
+(others) x P(trigger) x (mean community pay per spin of another player) / wager, whatever the dependence between
+the players' cards. With k other players:
+
+    return = P(trigger) / wager x (M + k x C)  [+ the rate of progression, for a progressive top prize]
+
+where M counts the top prize at its fixed amount, the stated value of the merchandise, or the meter's reset
+amount: over the meter's cycles every amount added to the meter is paid out with the top prize, so the part of
+each wager added to it (the rate of progression) comes back as return on top of P(trigger) x M / wager.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
 from rulegen.math.results import (
-    BonusSpinResult, CommunityValue, ProgressiveReturn, WheelReturn, WheelSegmentPay,
+    BonusSpinResult, CommunityValue, ProgressiveReturn, ReturnFormula, ReturnFormulaRow, WheelReturn,
+    WheelSegmentPay,
 )
+from rulegen.money import is_whole
 
 HOLE_PAIRS = 1326
 TRIGGER_COMBINATIONS = {"pair_in_hole_cards": 78, "suited_hole_cards": 312, "pair_or_suited_hole_cards": 390}
+
+
+@dataclass(frozen=True)
+class WheelSetting:
+    """What the wheel's return rests on beyond the wheel the game settles: how many other players may hold the
+    wager (the table's positions less one), the Community Prize Wheel's amounts where the community pays come
+    from a wheel of their own (its weights are never given), and the progressive meter's reset amount and rate."""
+
+    other_players: Sequence[int]
+    community_wheel: tuple[Decimal, ...] = ()
+    top_prize_reset: Decimal | None = None
+    rate_of_progression_percent: Decimal | None = None
 
 
 def trigger_probability(trigger: str) -> Fraction:
     return Fraction(TRIGGER_COMBINATIONS[trigger], HOLE_PAIRS)
 
 
-def bonus_spin_math(spin, other_players=range(0, 6), meter: Decimal | None = None) -> BonusSpinResult:
-    """Trigger probability, the wheel's return when the weights are known (else as a function of the mean
-    prize), the community pay's value for 0-5 other players, and for a progressive top prize the return as a
-    function of the meter with the break-even meter."""
+def bonus_spin_math(spin, setting: WheelSetting, meter: Decimal | None = None) -> BonusSpinResult:
+    """Trigger probability, the wheel's return when the weights are known (else exactly as a function of the
+    mean prize and the mean community pay), the community pay's value for each number of other players, and for
+    a progressive top prize the return as a function of the meter with the break-even meter."""
     p = trigger_probability(spin.trigger)
     wager = Fraction(spin.wager)
     weighted = bool(spin.segments) and all(s.weight is not None for s in spin.segments)
+    wheel = _wheel_return(spin, p, wager, setting, meter) if weighted else None
+    formula = None
+    if wheel is None or setting.community_wheel:
+        formula = _formula(spin, p, wager, setting, wheel)
     return BonusSpinResult(
         trigger=spin.trigger,
         trigger_combinations=TRIGGER_COMBINATIONS[spin.trigger],
@@ -48,10 +77,13 @@ def bonus_spin_math(spin, other_players=range(0, 6), meter: Decimal | None = Non
         top_prize_amount=Decimal(spin.top_prize_amount) if spin.top_prize_amount is not None else None,
         segments=tuple(WheelSegmentPay(symbol=s.symbol, pays=_amount(s.pays), community=_amount(s.community),
                                        weight=s.weight) for s in spin.segments),
-        weighted=_wheel_return(spin, p, wager, other_players, meter) if weighted else None,
+        weighted=wheel,
         needs=(None if weighted
-               else "the wheel's segment weights come from the manufacturer's par sheet, which this submission does "
-                    "not give, and none is assumed"),
+               else "the wheel's segment weights (how often it stops on each segment) are those of the operator's own "
+                    "wheel; this submission does not give them, and none is assumed"),
+        formula=formula,
+        top_prize_reset=setting.top_prize_reset,
+        rate_of_progression_percent=setting.rate_of_progression_percent,
     )
 
 
@@ -59,7 +91,118 @@ def _amount(value) -> Decimal | None:
     return Decimal(value) if value is not None else None
 
 
-def _wheel_return(spin, p: Fraction, wager: Fraction, other_players, meter: Decimal | None) -> WheelReturn:
+def progression(spin, setting: WheelSetting) -> Fraction:
+    """The rate of progression as a fraction of each wager: what the meter gives back over its cycles."""
+    if spin.top_prize_kind != "progressive" or setting.rate_of_progression_percent is None:
+        return Fraction(0)
+    return Fraction(setting.rate_of_progression_percent) / 100
+
+
+def _exact_decimal(value: Fraction, min_places: int) -> str | None:
+    """The exact decimal numeral of `value` with thousands separators ("82.875"), or None where it does not end."""
+    rest = value.denominator
+    for factor in (2, 5):
+        while rest % factor == 0:
+            rest //= factor
+    if rest != 1:
+        return None
+    amount = Decimal(value.numerator) / Decimal(value.denominator)  # exact: the denominator divides a power of 10
+    if is_whole(amount):
+        return f"{amount:,.0f}"
+    exponent = amount.normalize().as_tuple().exponent
+    places = max(min_places, -exponent if isinstance(exponent, int) else min_places)
+    return f"{amount:,.{places}f}"
+
+
+def exact_dollars(value: Fraction) -> str:
+    """An exact amount: "$85", "$82.875", "$1,234.50"; an amount whose decimal does not end as "$n/d"."""
+    sign = "-" if value < 0 else ""
+    text = _exact_decimal(abs(value), 2)
+    return f"{sign}${text}" if text is not None else f"{sign}${abs(value).numerator:,}/{value.denominator:,}"
+
+
+def exact_percent(value: Fraction) -> str:
+    """An exact percentage: "2.5%"; a fraction "1/17" where its decimal does not end."""
+    text = _exact_decimal(abs(value) * 100, 0)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{text}%" if text is not None else f"{value.numerator}/{value.denominator}"
+
+
+def _ratio(value: Fraction) -> str:
+    return "0" if value == 0 else f"{value.numerator}/{value.denominator}"
+
+
+def _community_pays(spin, setting: WheelSetting) -> tuple[str, tuple[Decimal, ...]]:
+    if setting.community_wheel:
+        return "community_wheel", tuple(sorted(setting.community_wheel, reverse=True))
+    pays = sorted({Decimal(s.community) for s in spin.segments if s.community}, reverse=True)
+    return ("segments", tuple(pays)) if pays else ("none", ())
+
+
+def _formula(spin, p: Fraction, wager: Fraction, setting: WheelSetting, wheel: WheelReturn | None) -> ReturnFormula:
+    """The return in M and C, one row per number of other players (one row for all where none is paid)."""
+    per_unit = p / wager
+    unit = wager / p
+    rate = progression(spin, setting)
+    community, pays = _community_pays(spin, setting)
+    known = None
+    if wheel is not None:
+        # the weights give M: the return is the weighted return as printed (the top prize at its stated amount, or
+        # the meter at its initial amount, as the return by meter reads it), the Community Prize Wheel's C apart
+        known = _weighted_mean_prize(spin)
+        rate = Fraction(0)
+    others = list(setting.other_players)
+    rows = []
+    if community == "none" or not others:
+        spans = [(others[0], others[-1])] if others else [(0, 0)]
+    else:
+        spans = [(k, k) for k in others]
+    for low, high in spans:
+        k = low if community != "none" else 0
+        rows.append(_row(low, high, k, per_unit, unit, rate, known))
+    plus_rate = f" + {exact_percent(rate)}" if rate else ""
+    if known is None:
+        general = (f"M/{exact_dollars(unit)}" if community == "none"
+                   else f"(M + kC)/{exact_dollars(unit)}") + plus_rate
+    else:
+        general = f"{exact_percent(per_unit * known + rate)} + kC/{exact_dollars(unit)}"
+    return ReturnFormula(per_unit=per_unit, unit=unit, progression=rate, mean_prize_known=known,
+                         community=community, community_pays=pays, general=general, rows=tuple(rows))
+
+
+def _weighted_mean_prize(spin) -> Fraction:
+    """The weighted wheel's mean prize with the top prize at its stated amount, exactly as the return uses it."""
+    total = sum(Fraction(s.weight) for s in spin.segments)
+    return sum((Fraction(s.weight) * Fraction(s.pays if s.pays is not None else (spin.top_prize_amount or 0))
+                for s in spin.segments), Fraction(0)) / total
+
+
+def _row(low: int, high: int, k: int, per_unit: Fraction, unit: Fraction, rate: Fraction,
+         known: Fraction | None) -> ReturnFormulaRow:
+    community = "" if k == 0 else ("C" if k == 1 else f"{k}C")
+    rate_text = _ratio(k * per_unit)
+    plus_rate = f" + {exact_percent(rate)}" if rate else ""
+    if known is None:
+        total = "M" if not community else f"(M + {community})"
+        formula = f"{total}/{exact_dollars(unit)}{plus_rate}"
+        target = unit * (1 - rate)
+        sum_text = "M" if not community else f"M + {community}"
+        return ReturnFormulaRow(low, high, formula=formula, break_even=f"{sum_text} = {exact_dollars(target)}",
+                                per_mean_community=k * per_unit, community_rate=rate_text,
+                                break_even_sum=target)
+    base = per_unit * known + rate
+    if not community:
+        return ReturnFormulaRow(low, high, formula=exact_percent(base), break_even="C does not enter",
+                                per_mean_community=Fraction(0),
+                                community_rate=rate_text, break_even_sum=None)
+    # the community pays that bring the return to 100%: k x C = unit x (1 - base)
+    need = unit * (1 - base) / k
+    return ReturnFormulaRow(low, high, formula=f"{exact_percent(base)} + {community}/{exact_dollars(unit)}",
+                            break_even=f"C = {exact_dollars(need)}", per_mean_community=k * per_unit,
+                            community_rate=rate_text, break_even_sum=None)
+
+
+def _wheel_return(spin, p: Fraction, wager: Fraction, setting: WheelSetting, meter: Decimal | None) -> WheelReturn:
     total_weight = sum(s.weight for s in spin.segments)
     if total_weight <= 0:
         raise ValueError("the wheel's weights sum to zero")
@@ -79,14 +222,17 @@ def _wheel_return(spin, p: Fraction, wager: Fraction, other_players, meter: Deci
             meter_used=Decimal(meter if meter is not None else (spin.top_prize_amount or 0)),
             note="return excludes the rate of progression; the part of each wager added to the meter is paid "
                  "back when the top prize is hit")
+    # a Community Prize Wheel has no weights: its value is the formula's, not a figure
+    community_rows = () if setting.community_wheel else tuple(
+        CommunityValue(other_players=k, value_per_wager=float(k * p * mean_community / wager),
+                       return_with_community=float(rtp + k * p * mean_community / wager))
+        for k in setting.other_players)
     return WheelReturn(
         total_weight=total_weight,
         mean_prize=float(mean_prize),
         return_per_wager=float(rtp),
         house_edge=float(1 - rtp),
         mean_community_pay_per_spin=float(mean_community),
-        community_value=tuple(CommunityValue(other_players=k, value_per_wager=float(k * p * mean_community / wager),
-                                             return_with_community=float(rtp + k * p * mean_community / wager))
-                              for k in other_players),
+        community_value=community_rows,
         progressive=progressive,
     )

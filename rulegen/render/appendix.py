@@ -73,16 +73,27 @@ def main_chart(distribution: tuple[NetOutcome, ...]) -> Markup:
 class WheelView:
     spin: BonusSpinResult
     drawing: Markup  # the SVG
+    positions_given: bool  # the text numbers the wheel's positions (the wedges go round in that order)
+    community_name: str | None  # the designated community-pay table or Community Prize Wheel: "wheel C"
+    operator_term: str  # whose wheel the weights are: "casino licensee", "facility operator"
+    agency: str  # who approves it
 
 
-def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | None) -> WheelView | None:
+def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | None,
+               jurisdiction: Any) -> WheelView | None:
     if spin is None:
         return None
     if spin_table is None:
         raise ValueError("the math has a Bonus Spin result but the offering has no Bonus Spin table")
     segments = [{"label": "Top" if s["jackpot"] else f"${s['pays']:,}", "weight": s["weight"],
                  "highlight": s["jackpot"], "position": s.get("position")} for s in spin_table["segments"]]
-    return WheelView(spin=spin, drawing=svg.wheel(segments))
+    agency = jurisdiction.cited("agency")
+    if agency is None or not agency.value:
+        raise ValueError(f"the {jurisdiction.name} data names no agency to approve the wheel")
+    designated = spin_table["community_pay"]
+    return WheelView(spin=spin, drawing=svg.wheel(segments), positions_given=bool(spin_table["has_positions"]),
+                     community_name=f"wheel {designated}" if designated is not None else None,
+                     operator_term=str(jurisdiction.operator_term), agency=str(agency.value))
 
 
 @dataclass(frozen=True)
@@ -114,7 +125,7 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
         "grid": strategy_grid(main.across_decision),
         "five": results.five_card_bonus,
         "six": results.six_card_bonus,
-        "wheel": wheel_view(results.bonus_spin, spin_table),
+        "wheel": wheel_view(results.bonus_spin, spin_table, offering.jurisdiction),
         "max_win": results.max_win,
         "verification": check_rows(results.verification),
         "payout_cap": results.payout_cap,
