@@ -266,9 +266,12 @@ def stray_line_breaks(document: str, data: bytes) -> list[str]:
                 word = alone[4]
                 if not (same_column and same_type and word and " " not in word and below[4][:1].islower()):
                     continue
+                column_right = widest[round(above[1])]
+                if above[2] < column_right - 60 or below[2] < column_right - 60:
+                    continue  # running text fills its lines; short lines are a table's cells or a heading's
                 following = below[4].split(" ")[0]
                 following_width = (below[2] - below[1]) * len(following) / max(len(below[4]), 1)
-                if alone[2] + 3 + following_width < widest[round(above[1])] - 1:
+                if alone[2] + 3 + following_width < column_right - 1:
                     problems.append(f"{document}: page {number + 1}: {word!r} alone on a line, though "
                                     f"{following!r} after it would fit: {above[4][-30:]!r} / {word} / "
                                     f"{below[4][:30]!r}")
