@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from rulegen.build import pdf_attachments
+from rulegen.assemble import pdf_attachments
 from rulegen.filing import build_manifest, manifest_bytes, reproducible_clock, sign_pdf, signer_name
 from rulegen.offering import load_offering
 

@@ -181,7 +181,7 @@ def test_diff_reads_the_offering_inside_a_filing(tmp_path):
     """A built filing's rules.pdf is read for its attached offering (checked against its manifest)."""
     from weasyprint import HTML
 
-    from rulegen.build import pdf_attachments
+    from rulegen.assemble import pdf_attachments
     from rulegen.filing import build_manifest
 
     (tmp_path / "offering.yaml").write_text(BASE)

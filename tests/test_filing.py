@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulegen.build import pdf_attachments
+from rulegen.assemble import pdf_attachments
 from rulegen.filing import (
     MANIFEST_NAME,
     build_manifest,

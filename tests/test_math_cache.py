@@ -128,7 +128,7 @@ def test_final_builds_and_rebuilds_read_nothing_from_the_cache(tmp_path, monkeyp
 
     import pytest
 
-    import rulegen.build as build_module
+    import rulegen.assemble as build_module
     from rulegen.resources import samples_dir
 
     seen = []

@@ -55,12 +55,12 @@ def _trusted(pki, monkeypatch, math_cache):
     add` verifies in full, reproducing each filing with the renderer the build layer hands it: for these stand-in
     filings, the factory's own product stands in for the pipeline."""
     monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
-    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", factory.reproduce)
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", factory.reproduce)
 
 
 # `python -m rulegen`, with the factory's product standing in for the pipeline's renderer (as `_trusted` does here).
-FACTORY_RULEGEN = ("import sys, rulegen.build, tests.filing_factory as f; "
-                   "rulegen.build.reproduce_filing_for_verify = f.reproduce; "
+FACTORY_RULEGEN = ("import sys, rulegen.assemble, tests.filing_factory as f; "
+                   "rulegen.assemble.reproduce_filing_for_verify = f.reproduce; "
                    "sys.argv[0] = 'rulegen'; from rulegen.cli import main; main()")
 
 

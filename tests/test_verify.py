@@ -51,7 +51,7 @@ def _trust_the_test_root(pki, monkeypatch):
 def factory_reproduces(monkeypatch):
     """The command line hands verify the build layer's renderer; for this module's stand-in filings, the factory's
     own product stands in for it (the real pipeline is tested on real builds below)."""
-    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", reproduce)
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", reproduce)
 
 
 @pytest.fixture(scope="module")

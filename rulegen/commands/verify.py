@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
 
         reproduce: PackageRenderer | None = None
         if not integrity_only:  # the renderer is imported only when it is used: --integrity-only stays fast
-            from rulegen.build import reproduce_filing_for_verify
+            from rulegen.assemble import reproduce_filing_for_verify
 
             reproduce = reproduce_filing_for_verify
         began = time.perf_counter()

@@ -227,7 +227,7 @@ def build_manifest(*, offering: Offering, jurisdiction_code: str | None, outputs
     validator's findings; `signoffs` the sign-offs as printed (the offering's `signoff` list when None,
     plus, when signed, an entry for the signing certificate). `logo` overrides the logo read from the
     offering's folder. `figures` are the mathematics the documents print, as the build computed them (see
-    `rulegen.build.filing_figures`); `verify` computes them again and compares.
+    `rulegen.assemble.filing_figures`); `verify` computes them again and compares.
     """
     data = offering.data if isinstance(offering.data, dict) else {}
     head = data.get("offering") or {}

@@ -1,6 +1,6 @@
 """What `rulegen verify` needs from a renderer to reproduce a filing, stated as types.
 
-The filing layer never imports the renderer: the build layer (`rulegen.build.reproduce_filing_for_verify`) or
+The filing layer never imports the renderer: the build layer (`rulegen.assemble.reproduce_filing_for_verify`) or
 the command line hands `verify_filing` a function of the `PackageRenderer` shape, and verify compares every file
 it returns with the filing's package byte for byte (rules.pdf: the revision the signature covers, before the
 signature's own update).
@@ -28,7 +28,7 @@ class PackageRenderer(Protocol):
 
 class RulesRenderer(Protocol):
     """Renders the unsigned rules.pdf alone, with the manifest given attached
-    (`rulegen.build.render_rules_pdf_for_verify`)."""
+    (`rulegen.assemble.render_rules_pdf_for_verify`)."""
 
     def __call__(self, *, source: bytes, name: str, logo: tuple[str, bytes] | None, manifest: dict[str, Any],
                  signer: str | None) -> bytes: ...

@@ -116,7 +116,7 @@ def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, envi
     """Verify and record every filing under `paths` (files and folders, as verify takes them).
 
     `reproduce` is the renderer full verification builds the signed offering again with (the command hands in
-    `rulegen.build.reproduce_filing_for_verify`): only a filing whose every byte it reproduces is recorded as
+    `rulegen.assemble.reproduce_filing_for_verify`): only a filing whose every byte it reproduces is recorded as
     verified; without it a filing is at best recorded as intact (integrity only)."""
     roots = load_trust_roots(trust_paths(trust, environ))
     results = []

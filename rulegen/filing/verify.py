@@ -364,7 +364,7 @@ def verify_filing(path: str | Path, *, trust: PathsArgument = None, reproduce: P
     """Every check on the filing at `path` (its rules.pdf, or its build folder); its package is the folder.
 
     `reproduce` is the renderer that builds the whole package again from the signed offering
-    (`rulegen.build.reproduce_filing_for_verify`): every file must equal the fresh one, and only then is the
+    (`rulegen.assemble.reproduce_filing_for_verify`): every file must equal the fresh one, and only then is the
     filing VERIFIED. Without it the checks are integrity only (status "intact" at best, never "verified").
 
     Trust roots are `roots` (already loaded) or read from `trust` and RULEGEN_TRUST. Raises InputError (exit

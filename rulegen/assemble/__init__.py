@@ -1,5 +1,8 @@
 """The build layer: `rulegen build`, step by step, for one offering, and the renderer `verify --rebuild` is handed.
 
+The package is named `assemble`, not `build`: a folder named build/ is where builds are written, and tools that
+skip build output (git ignores, linters, test collection, packagers) would skip the layer's source with it.
+
 validate → math → render → filing → publish. This package decides the order and nothing else: it checks
 nothing itself (validate does), computes nothing (math does), draws nothing (render does) and seals nothing
 (filing does). It is the one place that knows all four, so none of them has to know another above it:
@@ -11,7 +14,7 @@ nothing itself (validate does), computes nothing (math does), draws nothing (ren
 5. write the manifest (it hashes every output except rules.pdf);
 6. render rules.pdf with the offering, its logo and the manifest attached;
 7. sign rules.pdf, when asked;
-8. publish the folder atomically (`rulegen.build.publish`).
+8. publish the folder atomically (`rulegen.assemble.publish`).
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulegen.build import publish
-from rulegen.build.processes import Batch
+from rulegen.assemble import publish
+from rulegen.assemble.processes import Batch
 from rulegen.errors import ExitCode, InputError, InvalidOfferingError, RulegenError, UsageError
 from rulegen.filing import manifest as filing_manifest
 from rulegen.findings import Finding
