@@ -327,7 +327,10 @@ def test_add_verifies_in_full_and_records_the_offerings_identity(db, pki, tmp_pa
 
 
 def test_a_filing_not_reproducible_here_is_recorded_so_and_the_page_says_why(db, corpus, tmp_path, monkeypatch):
-    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
+    from rulegen.filing.rebuild import Reproducer
+
+    elsewhere = Reproducer(factory.reproduce.render, lambda: {**factory.reproduce.versions(), "pango": "9.99.0"})
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", elsewhere)
     result = run("add", str(corpus["a1"]), "--db", db)
     assert result.exit_code == 1 and "CANNOT BE REPRODUCED HERE" in result.stdout, result.output
     [row] = listing(db)

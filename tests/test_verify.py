@@ -21,6 +21,7 @@ from rulegen.cli import app
 from rulegen.errors import InputError
 from rulegen.filing import sign_pdf, signer_name, verify_filing
 from rulegen.filing.pdf import check_signature_gap, open_reader, revision_end
+from rulegen.filing.rebuild import Reproducer
 
 
 from tests.filing_factory import (  # noqa: E402
@@ -524,7 +525,7 @@ def test_reproduction_compares_every_file_with_a_fresh_build(signed_filing, monk
         fresh["rules.html"] += b"<!-- another rendering -->"
         return fresh
 
-    report = verify_filing(signed_filing, reproduce=newer_renderer)
+    report = verify_filing(signed_filing, reproduce=Reproducer(newer_renderer, reproduce.versions))
     assert report.exit_code == 1 and report.status == "failed"
     detail = failed(report)["reproduce"]
     assert "rules.pdf (the signed revision) (differs from byte" in detail and "rules.html" in detail

@@ -184,11 +184,12 @@ def test_a_genuine_filing_reproduces_and_is_verified_only_then(signed_filing):
     assert fast.verdict.startswith("INTACT, INTEGRITY ONLY") and fast.to_json()["mode"] == "integrity-only"
 
 
-def test_other_renderer_versions_make_a_filing_unreproducible_here(signed_filing, monkeypatch):
+def test_other_renderer_versions_make_a_filing_unreproducible_here(signed_filing):
+    from rulegen.filing.rebuild import Reproducer
     from tests.filing_factory import reproduce
 
-    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
-    report = verify_filing(signed_filing, reproduce=reproduce)
+    elsewhere = Reproducer(reproduce.render, lambda: {**reproduce.versions(), "pango": "9.99.0"})
+    report = verify_filing(signed_filing, reproduce=elsewhere)
     assert report.status == "unreproducible" and report.exit_code == 1, report.verdict
     assert report.verdict.startswith("NOT VERIFIED, CANNOT BE REPRODUCED HERE")
     assert "Pango" in report.verdict and "9.99.0" in report.verdict and "pip install rulegen==" in report.verdict

@@ -31,6 +31,7 @@ from rulegen.assemble import publish
 from rulegen.assemble.processes import Batch
 from rulegen.errors import ExitCode, InputError, InvalidOfferingError, RulegenError, UsageError
 from rulegen.filing import manifest as filing_manifest
+from rulegen.filing.rebuild import Reproducer
 from rulegen.findings import Finding
 from rulegen.render import documents
 from rulegen.render import pdf as render_pdf
@@ -41,10 +42,6 @@ from rulegen.render.signage import sign_size as check_sign_size
 if TYPE_CHECKING:
     from rulegen.math.results import MathReport
     from rulegen.offering import Offering
-
-# The manifest records the versions of the renderer's libraries; the filing layer never imports the renderer, so
-# the build hands it the render layer's reader.
-filing_manifest.use_renderer_versions(render_pdf.renderer_versions)
 
 RULES_PDF = "rules.pdf"
 RULES_HTML = "rules.html"
@@ -322,9 +319,12 @@ def render_package(loaded: Offering, offering: ResolvedOffering, results: MathRe
             made[APPENDIX_PDF] = pieces.result(APPENDIX_PDF)
             step("appendix")
             outputs = {name: made[name] for name in (RULES_HTML, SIGNAGE_PDF, APPENDIX_PDF)}
+            # The manifest records the versions of the renderer's libraries; the filing layer never imports the
+            # renderer, so the build reads them here and passes them.
             manifest = build_manifest(offering=loaded, jurisdiction_code=offering.jurisdiction.code,
                                       outputs=outputs, figures=filing_figures(results), options=options,
-                                      findings=findings, signoffs=loaded.data.get("signoff") or [])
+                                      findings=findings, renderer_versions=render_pdf.renderer_versions(),
+                                      signoffs=loaded.data.get("signoff") or [])
             made[MANIFEST_JSON] = manifest_bytes(manifest)
             step("manifest")
             return pdf_attachments(loaded, manifest, made[MANIFEST_JSON])
@@ -406,10 +406,10 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
         return rules_pdf_from_html(offering, html, attachments)
 
 
-def reproduce_filing_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
-                                options: Mapping[str, Any], signer: str | None) -> dict[str, bytes]:
+def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None, options: Mapping[str, Any],
+                     signer: str | None) -> dict[str, bytes]:
     """Every file of the package a build of the signed offering gives here, rules.pdf unsigned as the signer is
-    handed it: the renderer `rulegen verify` hands the filing layer (`rulegen.filing.rebuild.PackageRenderer`).
+    handed it: the renderer `rulegen verify` is handed (`reproduce_filing_for_verify`).
 
     Only the offering and its logo are taken as given, written to a private folder, loaded and validated there
     (an error-level finding raises OfferingInvalid). Of the manifest, only the build options the offering does
@@ -438,8 +438,13 @@ def reproduce_filing_for_verify(*, source: bytes, name: str, logo: tuple[str, by
                               print_proof=print_proof, signer=signer, changes=changes, options=recorded)
 
 
+# What `rulegen verify` is handed to reproduce a filing: the renderer above, and the reader of the versions of the
+# renderer's libraries, which the manifest records (read when a reproduction is attempted, not on import).
+reproduce_filing_for_verify = Reproducer(reproduce_filing, render_pdf.renderer_versions)
+
+
 __all__ = [
     "BuildOptions", "BuildResult", "OfferingInvalid", "STEPS", "build", "build_signage",
     "load_and_validate", "math_results", "pdf_attachments", "render_package", "render_rules_pdf_for_verify",
-    "reproduce_filing_for_verify",
+    "reproduce_filing", "reproduce_filing_for_verify",
 ]

@@ -75,9 +75,9 @@ def register(app: typer.Typer) -> None:
 
         if integrity_only and rebuild:
             raise UsageError("--rebuild and --integrity-only contradict each other; verify rebuilds by default")
-        from rulegen.filing.rebuild import PackageRenderer
+        from rulegen.filing.rebuild import Reproducer
 
-        reproduce: PackageRenderer | None = None
+        reproduce: Reproducer | None = None
         if not integrity_only:  # the renderer is imported only when it is used: --integrity-only stays fast
             from rulegen.assemble import reproduce_filing_for_verify
 

@@ -8,8 +8,9 @@ on the clock or on the machine's paths: two builds of the same offering with the
 the same bytes.
 
 The filing layer never renders: the versions of the renderer's libraries (WeasyPrint, pydyf, Pango) are read
-by the render layer and handed in by the build layer (`use_renderer_versions`), and the files attached to
-rules.pdf leave here as plain names and bytes (`attached_files`); the render layer wraps them for WeasyPrint.
+by the render layer and passed in by the build layer (`build_manifest(renderer_versions=...)`), and the files
+attached to rules.pdf leave here as plain names and bytes (`attached_files`);
+the render layer wraps them for WeasyPrint.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import datetime as _dt
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
@@ -110,39 +111,24 @@ def logo_of(offering: Offering) -> tuple[str, bytes] | None:
     return (PurePath(logo.name).as_posix(), logo.data) if logo is not None else None
 
 
-RendererVersions = Callable[[], Mapping[str, str | None]]
+# The versions of the renderer's libraries, {"weasyprint", "pydyf", "pango"}: version, or None where one cannot be
+# read. The render layer reads them; the build hands them to `build_manifest`, and verify is handed them with its
+# renderer (`rulegen.filing.rebuild.Reproducer`).
+RendererVersions = Mapping[str, str | None]
 
 
-def _no_renderer() -> Mapping[str, str | None]:
-    return {}
-
-
-_renderer_versions: RendererVersions = _no_renderer
-
-
-def use_renderer_versions(read: RendererVersions) -> None:
-    """Say how to read the versions of the renderer's libraries ({"weasyprint", "pydyf", "pango"}: version or
-    None). The build layer hands in the render layer's reader when it is imported; until then each is None."""
-    global _renderer_versions
-    _renderer_versions = read
-
-
-def software_versions() -> dict[str, JSON]:
-    """The versions of everything that shapes the rendered bytes: rulegen, WeasyPrint, pydyf, Pango, the fonts."""
+def software_versions(renderer: RendererVersions) -> dict[str, JSON]:
+    """The versions of everything that shapes the rendered bytes: rulegen, WeasyPrint, pydyf, Pango (`renderer`, as
+    the render layer reads them), the fonts."""
     from rulegen import __version__
 
-    renderer = _renderer_versions()
     return {
         "rulegen": __version__,
         "weasyprint": renderer.get("weasyprint"),
         "pydyf": renderer.get("pydyf"),
-        "pango": pango_version(),
+        "pango": renderer.get("pango"),
         "fonts": dict(font_hashes()),
     }
-
-
-def pango_version() -> str | None:
-    return _renderer_versions().get("pango")
 
 
 def font_hashes() -> dict[str, str]:
@@ -217,15 +203,16 @@ def offering_identity(offering: Offering) -> dict[str, JSON]:
 
 
 def build_manifest(*, offering: Offering, jurisdiction_code: str | None, outputs: Mapping[str, bytes],
-                   options: Mapping[str, object], findings: Iterable[object], signoffs: Iterable[object] | None = None,
-                   logo: tuple[str, bytes] | None = None,
+                   options: Mapping[str, object], findings: Iterable[object], renderer_versions: RendererVersions,
+                   signoffs: Iterable[object] | None = None, logo: tuple[str, bytes] | None = None,
                    figures: Mapping[str, object] | None = None) -> dict[str, JSON]:
     """The manifest of one build.
 
     `outputs` maps each output's file name to its bytes (rules.pdf and manifest.json, if given, are
     left out); `options` are the build options (paths reduced to their names); `findings` are the
-    validator's findings; `signoffs` the sign-offs as printed (the offering's `signoff` list when None,
-    plus, when signed, an entry for the signing certificate). `logo` overrides the logo read from the
+    validator's findings; `renderer_versions` those of the renderer's libraries the outputs were rendered with
+    (`rulegen.render.pdf.renderer_versions`); `signoffs` the sign-offs as printed (the offering's `signoff` list
+    when None, plus, when signed, an entry for the signing certificate). `logo` overrides the logo read from the
     offering's folder. `figures` are the mathematics the documents print, as the build computed them (see
     `rulegen.assemble.filing_figures`); `verify` computes them again and compares.
     """
@@ -242,7 +229,7 @@ def build_manifest(*, offering: Offering, jurisdiction_code: str | None, outputs
         "offering": {**_file_entry(name, offering.source), **offering_identity(offering)},
         "logo": _file_entry(*logo) if logo else None,
         "outputs": hashed,
-        "software": software_versions(),
+        "software": software_versions(renderer_versions),
         "data": data_hashes(jurisdiction_code),
         "options": jsonable(options or {}),
         "findings": [_finding_json(f, name) for f in findings or []],

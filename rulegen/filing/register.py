@@ -35,7 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from rulegen.errors import ExitCode, InputError
 from rulegen.filing.manifest import canonical_json, sha256
 from rulegen.filing.register_store import filings, flags, settings, write_lock
-from rulegen.filing.rebuild import PackageRenderer
+from rulegen.filing.rebuild import Reproducer
 from rulegen.filing.verify import VerifyReport, filing_paths, load_trust_roots, trust_paths, verify_filing
 
 FLAG_TITLES = {
@@ -112,7 +112,7 @@ def set_jurisdiction(engine: Engine, code: str | None) -> None:
 def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, environ: Any = None,
                 progress: Callable[[AddResult], None] | None = None,
                 clock: Callable[[], _dt.datetime] | None = None,
-                reproduce: PackageRenderer | None = None) -> list[AddResult]:
+                reproduce: Reproducer | None = None) -> list[AddResult]:
     """Verify and record every filing under `paths` (files and folders, as verify takes them).
 
     `reproduce` is the renderer full verification builds the signed offering again with (the command hands in

@@ -56,8 +56,10 @@ from typing import Any, Union, cast
 PathsArgument = Union[str, Path, Iterable[Union[str, Path]], None]  # one file, several, or none
 
 from rulegen.errors import ExitCode, InputError
-from rulegen.filing.manifest import MANIFEST_FORMAT, MANIFEST_NAME, canonical_json, data_hashes, sha256
-from rulegen.filing.rebuild import REPRODUCED_FILES, PackageRenderer
+from rulegen.filing.manifest import (
+    MANIFEST_FORMAT, MANIFEST_NAME, RendererVersions, canonical_json, data_hashes, sha256,
+)
+from rulegen.filing.rebuild import REPRODUCED_FILES, Reproducer
 
 SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
 SIBLING_OUTPUTS = ("rules.html", "signage.pdf", "math-appendix.pdf")
@@ -358,14 +360,15 @@ def trust_paths(trust: PathsArgument = None, environ: Mapping[str, str] | None =
     return paths
 
 
-def verify_filing(path: str | Path, *, trust: PathsArgument = None, reproduce: PackageRenderer | None = None,
+def verify_filing(path: str | Path, *, trust: PathsArgument = None, reproduce: Reproducer | None = None,
                   strict: bool = False, roots: list[Any] | None = None,
                   environ: Mapping[str, str] | None = None) -> VerifyReport:
     """Every check on the filing at `path` (its rules.pdf, or its build folder); its package is the folder.
 
-    `reproduce` is the renderer that builds the whole package again from the signed offering
-    (`rulegen.assemble.reproduce_filing_for_verify`): every file must equal the fresh one, and only then is the
-    filing VERIFIED. Without it the checks are integrity only (status "intact" at best, never "verified").
+    `reproduce` is the renderer that builds the whole package again from the signed offering, with the versions of
+    the libraries it renders with (`rulegen.assemble.reproduce_filing_for_verify`): every file must equal the fresh
+    one, and only then is the filing VERIFIED. Without it the checks are integrity only (status "intact" at best,
+    never "verified").
 
     Trust roots are `roots` (already loaded) or read from `trust` and RULEGEN_TRUST. Raises InputError (exit
     2) only when the file cannot be read, is not a PDF at all, or the trust roots cannot be used; everything
@@ -413,7 +416,7 @@ def filing_paths(paths: Iterable[str | Path]) -> list[tuple[Path, str | None]]:
     return found
 
 
-def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, reproduce: PackageRenderer | None = None,
+def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, reproduce: Reproducer | None = None,
                  strict: bool = False, environ: Mapping[str, str] | None = None,
                  progress: Callable[[VerifyReport], None] | None = None) -> list[VerifyReport]:
     """One report per filing under `paths` (see filing_paths), going on past any that cannot be used: those
@@ -457,7 +460,7 @@ class _Verifier:
         self.attachments: dict[str, bytes] = {}
         self.certificate_name: str | None = None
 
-    def run(self, *, reproduce: PackageRenderer | None) -> None:
+    def run(self, *, reproduce: Reproducer | None) -> None:
         if not self._structure():
             return
         self._signature()
@@ -1110,7 +1113,7 @@ class _Verifier:
             report.add("rules", True, f"the attached offering validates as it did at the build ({len(findings)} "
                                       "finding(s), none an error), against unchanged jurisdiction data and schemas")
 
-    def _reproduce(self, renderer: PackageRenderer) -> None:
+    def _reproduce(self, renderer: Reproducer) -> None:
         """The whole package again, from the signature and the signed, attached offering (and logo) alone: every
         file a build of that offering gives here must equal the filing's, byte for byte; rules.pdf is compared up
         to the signature's own update (the revision the signature covers). Skipped, and the filing not VERIFIED,
@@ -1123,7 +1126,7 @@ class _Verifier:
         if not report.signed or self.signed_prefix_end is None:
             report.add("reproduce", None, "not attempted: the filing carries no signed rendering to compare")
             return
-        differ = _environment_differs(manifest, report.jurisdiction)
+        differ = _environment_differs(manifest, report.jurisdiction, renderer.versions())
         if differ:
             report.unreproducible = differ
             report.add("reproduce", False, "the filing cannot be reproduced here, so it cannot be verified here: "
@@ -1181,14 +1184,15 @@ class _Verifier:
 _REPRODUCTIONS: dict[str, dict[str, bytes]] = {}
 
 
-def _reproduction(renderer: PackageRenderer, source: bytes, name: str, logo: tuple[str, bytes] | None,
+def _reproduction(renderer: Reproducer, source: bytes, name: str, logo: tuple[str, bytes] | None,
                   options: dict[str, Any], signer: str | None) -> dict[str, bytes]:
     """The renderer's files for these inputs, remembered for the run: checking many copies of one filing (or
     copies that differ only in what the reproduction does not read) builds it once."""
     from rulegen.filing.manifest import software_versions
 
     inputs: dict[str, Any] = {"source": source, "name": name, "logo": [logo[0], logo[1]] if logo else None,
-                              "options": options, "signer": signer, "software": software_versions(),
+                              "options": options, "signer": signer,
+                              "software": software_versions(renderer.versions()),
                               "data": data_hashes(None)["sha256"], "renderer": repr(renderer)}
     key = sha256(canonical_json(inputs))
     if key not in _REPRODUCTIONS:
@@ -1199,12 +1203,14 @@ def _reproduction(renderer: PackageRenderer, source: bytes, name: str, logo: tup
     return dict(_REPRODUCTIONS[key])
 
 
-def _environment_differs(manifest: dict[str, Any], jurisdiction: str | None) -> str | None:
-    """What differs between the software and data the manifest records and those installed here, as what to
-    install; None when they are the same (a reproduction can then be byte for byte)."""
+def _environment_differs(manifest: dict[str, Any], jurisdiction: str | None,
+                         renderer_versions: RendererVersions) -> str | None:
+    """What differs between the software and data the manifest records and those installed here (the renderer's
+    libraries: `renderer_versions`), as what to install; None when they are the same (a reproduction can then be
+    byte for byte)."""
     from rulegen.filing.manifest import software_versions
 
-    then, now = _dict(manifest.get("software")), software_versions()
+    then, now = _dict(manifest.get("software")), software_versions(renderer_versions)
     labels = {"rulegen": "rulegen", "weasyprint": "WeasyPrint", "pydyf": "pydyf", "pango": "Pango"}
     differ = [f"{labels[k]} {then.get(k)} (here {now.get(k)})" for k in labels if then.get(k) != now.get(k)]
     parts = []
