@@ -40,9 +40,10 @@ from rulegen.math.deals import (
     integer_payouts, pair_cards, starting_hands,
 )
 from rulegen.math.kernel_types import KernelRun, hand_row
+from rulegen.math.payload import from_payload, to_payload
 from rulegen.math.results import (
     ChoiceFrequencies, DecisionFrequencies, GrossPayout, MainGameAnalysis, NetOutcome, PaytableIdentity,
-    StartingHandValue, TieCounts, from_payload, to_payload,
+    StartingHandValue, TieCounts,
 )
 
 if TYPE_CHECKING:
