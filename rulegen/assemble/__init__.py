@@ -122,26 +122,12 @@ def math_results(offering: ResolvedOffering, *, use_cache: bool = True,
     return results
 
 
-# The figures a filing records in its manifest (paths into `math --json`): the exact expected values where the
-# math gives them, and the figures the documents print. verify --rebuild computes them afresh and compares.
-FILING_FIGURES = (
-    "main_game.ev_per_ante_exact", "main_game.variance_exact", "main_game.average_total_wager_exact",
-    "main_game.house_edge_per_ante", "main_game.element_of_risk", "main_game.hit_frequency",
-    "five_card_bonus.ev", "five_card_bonus.house_edge", "six_card_bonus.ev", "six_card_bonus.house_edge",
-    "bonus_spin.return_per_wager", "bonus_spin.return_per_mean_prize", "max_win_per_round_at_minimum",
-)
+def filing_figures(results: MathReport) -> dict[str, Any]:
+    """The figures a filing records in its manifest (`rulegen.math.figures.FILED_FIGURES`), from the math report:
+    verify computes them afresh and compares."""
+    from rulegen.math.figures import filed_figures
 
-
-def filing_figures(results: Any) -> dict[str, Any]:
-    """The figures of `FILING_FIGURES` from the math report (None where a wager is not offered)."""
-    document = results.to_json()
-    figures: dict[str, Any] = {}
-    for path in FILING_FIGURES:
-        node: Any = document
-        for step in path.split("."):
-            node = node.get(step) if isinstance(node, dict) else None
-        figures[path] = node
-    return figures
+    return filed_figures(results)
 
 
 class FiguresDiffer(RulegenError):
@@ -157,8 +143,10 @@ def check_figures(recorded: dict[str, Any] | None, fresh: dict[str, Any]) -> Non
     from rulegen.filing.manifest import jsonable
 
     fresh = jsonable(fresh)
+    from rulegen.math.figures import FILED_FIGURES
+
     differ = [f"{path} records {recorded.get(path)!r}, computed afresh {fresh[path]!r}"
-              for path in FILING_FIGURES if recorded.get(path) != fresh.get(path)]
+              for path in FILED_FIGURES if recorded.get(path) != fresh.get(path)]
     if differ:
         raise FiguresDiffer("the figures recorded in the manifest are not the figures computed afresh from the "
                             "attached offering: " + "; ".join(differ))

@@ -12,11 +12,11 @@ changed), `reading` (an offering file or a filing's attached offering).
 from __future__ import annotations
 
 from rulegen.filing.diff.changes import Change, changes_json, changes_section, diff_offerings
-from rulegen.filing.diff.mathematics import MATH_FIGURES, MathChange, math_changes, math_diff, offering_math
+from rulegen.filing.diff.mathematics import MathChange, math_changes, math_diff, offering_math
 from rulegen.filing.diff.reading import offering_from_path
 from rulegen.filing.diff.words import SECTIONS
 
 __all__ = [
-    "MATH_FIGURES", "SECTIONS", "Change", "MathChange", "changes_json", "changes_section", "diff_offerings",
+    "SECTIONS", "Change", "MathChange", "changes_json", "changes_section", "diff_offerings",
     "math_changes", "math_diff", "offering_from_path", "offering_math",
 ]

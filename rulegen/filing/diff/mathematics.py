@@ -6,22 +6,14 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulegen.filing.diff.words import _money
+from rulegen.math.figures import COMPARED_FIGURES, figure_at
 
 if TYPE_CHECKING:
     from rulegen.offering import Offering
 
 
-# The figures a regulator compares between revisions, by their path in `rulegen math --json` (the spec's keys).
-# A bonus's return is 1 − its house edge; a wager not offered is None ("not offered").
-MATH_FIGURES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
-    ("house_edge", "House edge (per ante, optimal strategy)", ("main_game", "house_edge_per_ante"), "percent"),
-    ("element_of_risk", "Element of risk", ("main_game", "element_of_risk"), "percent"),
-    ("hit_frequency", "Hit frequency (rounds with a net win)", ("main_game", "hit_frequency"), "percent"),
-    ("five_card_bonus_return", "Five Card Bonus return to the player", ("five_card_bonus", "house_edge"), "return"),
-    ("six_card_bonus_return", "Six Card Bonus return to the player", ("six_card_bonus", "house_edge"), "return"),
-    ("bonus_spin_return", "Bonus Spin return to the player", ("bonus_spin", "return_per_wager"), "percent"),
-    ("max_win", "Maximum win per round at the minimum wagers", ("max_win_per_round_at_minimum",), "money"),
-)
+# The figures a regulator compares between revisions: `rulegen.math.figures.COMPARED_FIGURES`, by their path in
+# `rulegen math --json`. A bonus's return is 1 − its house edge; a wager not offered is None ("not offered").
 MATH_TOLERANCE = 1e-12  # figures closer than this are the same figure computed twice
 
 
@@ -48,12 +40,10 @@ def offering_math(offering: Offering) -> dict[str, Any]:
     return report
 
 
-def _figure(report: dict[str, Any], path: tuple[str, ...], kind: str) -> float | None:
-    value: Any = report
-    for key in path:
-        if not isinstance(value, dict) or value.get(key) is None:
-            return None
-        value = value[key]
+def _figure(report: dict[str, Any], path: str, kind: str) -> float | None:
+    value = figure_at(report, path)
+    if value is None:
+        return None
     number = float(value)
     return 1.0 - number if kind == "return" else number
 
@@ -67,10 +57,12 @@ def _figure_text(value: float | None, kind: str, digits: int) -> str:
 
 
 def math_changes(old_report: dict[str, Any], new_report: dict[str, Any]) -> list[MathChange]:
-    """Each figure of MATH_FIGURES that differs between the two revisions' mathematics, old → new. Percentages
-    print to 4 decimals, or as many more (up to 8) as it takes for the two to read differently."""
+    """Each figure of COMPARED_FIGURES that differs between the two revisions' mathematics, old → new.
+    Percentages print to 4 decimals, or as many more (up to 8) as it takes for the two to read differently."""
     changes: list[MathChange] = []
-    for figure, label, path, kind in MATH_FIGURES:
+    for compared in COMPARED_FIGURES:
+        assert compared.name is not None and compared.label is not None
+        figure, label, path, kind = compared.name, compared.label, compared.path, compared.kind
         old, new = _figure(old_report, path, kind), _figure(new_report, path, kind)
         if old is None and new is None:
             continue
