@@ -126,6 +126,29 @@ def test_manifest_json_is_canonical(offering):
     assert keys == sorted(keys)
 
 
+def test_a_manifest_reads_back_as_written_and_one_of_another_form_is_refused(offering):
+    """read_manifest is the one reader: what build_manifest writes reads back equal, and a manifest that is not
+    JSON, not this format, not canonical or not of the schema's form is refused, saying how."""
+    from rulegen.filing.manifest import ManifestError, read_manifest
+
+    manifest = manifest_of(offering)
+    data = manifest_bytes(manifest)
+    assert read_manifest(data) == json.loads(data) and manifest_bytes(read_manifest(data)) == data
+    odd_size = json.loads(data)
+    odd_size["outputs"]["rules.html"]["bytes"] = "12"
+    unknown = {**json.loads(data), "extra": 1}
+    no_logo_hash = json.loads(data)
+    del no_logo_hash["logo"]["sha256"]
+    for raw, reason in [(b"{", "is not JSON"), (canonical_json({"format": "other/1"}), "is not a rulegen-manifest/1"),
+                        (json.dumps(json.loads(data)).encode(), "is not in canonical form"),
+                        (canonical_json(odd_size), "at outputs.rules.html.bytes, '12' is not of type 'integer'"),
+                        (canonical_json(unknown), "does not have the form"),
+                        (canonical_json(no_logo_hash), "at logo")]:
+        with pytest.raises(ManifestError) as caught:
+            read_manifest(raw)
+        assert reason in caught.value.reason, caught.value.reason
+
+
 def test_rules_pdf_carries_the_exact_bytes(offering):
     from weasyprint import HTML
 

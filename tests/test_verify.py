@@ -504,6 +504,16 @@ def test_a_build_recording_errors_or_another_signer_fails(pki, tmp_path):
     assert report.exit_code == 1 and "Someone Else" in failed(report)["final"]
 
 
+def test_a_manifest_not_of_the_manifest_form_fails_even_when_signed(pki, tmp_path):
+    def odd_size(manifest):
+        manifest["outputs"]["rules.html"]["bytes"] = "many"
+
+    report = verify_filing(build(tmp_path / "odd", pki, edit=odd_size))
+    assert report.exit_code == 1 and report.manifest is None
+    assert "does not have the form of a rulegen-manifest/1 manifest: at outputs.rules.html.bytes" in \
+        failed(report)["manifest"]
+
+
 def test_a_signed_draft_is_not_a_final_filing(pki, tmp_path):
     report = verify_filing(build(tmp_path / "signed-draft", pki, final=False))
     assert report.signed and not report.final and report.exit_code == 1

@@ -40,6 +40,7 @@ from rulegen.resolved import ResolvedOffering, resolve
 from rulegen.render.signage import sign_size as check_sign_size
 
 if TYPE_CHECKING:
+    from rulegen.filing.manifest import Manifest
     from rulegen.math.results import MathReport
     from rulegen.offering import Offering
 
@@ -336,7 +337,7 @@ def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False
     return rendering.pdf, loaded, findings + rendering.findings  # the logo's resolution, measured as laid out
 
 
-def pdf_attachments(offering: Offering, manifest: Mapping[str, object], manifest_data: bytes | None = None,
+def pdf_attachments(offering: Offering, manifest: Manifest, manifest_data: bytes | None = None,
                     logo: tuple[str, bytes] | None = None) -> list[Any]:
     """The attachments of rules.pdf: the filing layer names the files and their bytes (the offering, its logo, the
     manifest), the render layer wraps them for WeasyPrint, dated with the offering's effective date."""
@@ -348,7 +349,7 @@ def pdf_attachments(offering: Offering, manifest: Mapping[str, object], manifest
 # --- verify --rebuild -------------------------------------------------------------------------------------------
 
 def render_rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
-                                manifest: dict[str, Any], signer: str | None) -> bytes:
+                                manifest: Manifest, signer: str | None) -> bytes:
     """The unsigned rules.pdf a build with the manifest's options renders today from the attached files.
 
     This is the renderer `rulegen verify --rebuild` hands the filing layer (`rulegen.filing.rebuild`).
@@ -374,10 +375,10 @@ def write_attached(root: Path, name: str, source: bytes, logo: tuple[str, bytes]
 
 
 def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
-                          manifest: dict[str, Any], signer: str | None) -> bytes:
+                          manifest: Manifest, signer: str | None) -> bytes:
     from rulegen.filing import manifest_bytes
 
-    options = manifest.get("options") or {}
+    options: dict[str, Any] = dict(manifest["options"])
     safe_name = Path(name).name or "offering.yaml"
     with tempfile.TemporaryDirectory(prefix="rulegen-rebuild-") as folder:
         root = Path(folder)
@@ -386,7 +387,7 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
         offering = settled(loaded)
         draft = draft_status(offering, bool(options.get("final")))
         results = math_results(offering)
-        check_figures(manifest.get("figures"), filing_figures(results))
+        check_figures(manifest["figures"], filing_figures(results))
         html = render_rules_html(offering, results, draft=draft,
                                  signer=options.get("signer", signer), changes=options.get("changes"))
         data = manifest_bytes(manifest)

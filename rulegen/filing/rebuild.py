@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rulegen.filing.manifest import RendererVersions
+from rulegen.filing.manifest import Manifest, RendererVersions
 
 # The files a reproduction gives: every file of the package, each the bytes a build of the signed offering writes,
 # and rules.pdf unsigned, as the signer was handed it. In this order a mismatch names first the document that was
@@ -48,5 +48,5 @@ class RulesRenderer(Protocol):
     """Renders the unsigned rules.pdf alone, with the manifest given attached
     (`rulegen.assemble.render_rules_pdf_for_verify`)."""
 
-    def __call__(self, *, source: bytes, name: str, logo: tuple[str, bytes] | None, manifest: dict[str, Any],
+    def __call__(self, *, source: bytes, name: str, logo: tuple[str, bytes] | None, manifest: Manifest,
                  signer: str | None) -> bytes: ...

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +34,7 @@ MAX_FILING_READ = 256 * 1024 * 1024  # a filing's rules.pdf is far smaller; an o
 
 
 def _offering_in_filing(data: bytes, display: str) -> tuple[bytes, str]:
-    from rulegen.filing.manifest import MANIFEST_NAME, sha256
+    from rulegen.filing.manifest import MANIFEST_NAME, ManifestError, read_manifest, sha256
     from rulegen.filing.pdf import embedded_files, open_reader
 
     try:
@@ -43,12 +42,11 @@ def _offering_in_filing(data: bytes, display: str) -> tuple[bytes, str]:
     except Exception as exc:
         raise InputError(f"{display}: the filing's attachments cannot be read ({type(exc).__name__})") from None
     try:
-        manifest = json.loads(files[MANIFEST_NAME])
-        entry = manifest["offering"]
+        entry = read_manifest(files[MANIFEST_NAME])["offering"]
         source = files[entry["file"]]
-    except Exception:
+    except (KeyError, ManifestError):
         raise InputError(f"{display} carries no offering with a manifest; is it a rulegen filing?") from None
-    if sha256(source) != entry.get("sha256"):
+    if sha256(source) != entry["sha256"]:
         raise InputError(f"{display}: the attached offering does not match its manifest; run rulegen verify")
     return source, entry["file"]
 

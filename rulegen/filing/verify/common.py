@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rulegen.errors import InputError
+from rulegen.filing.manifest import Manifest
 from rulegen.filing.verify.report import VerifyReport
 
 
@@ -38,7 +39,7 @@ class FilingState:
         self.signed_prefix_end: int | None = None  # where the unsigned rendering ends
         self.signature_end: int | None = None  # where the signature's revision ends (the file's end, but for a DSS)
         self.dss_update = False  # a third revision follows the signature: it may only add validation data
-        self.manifest: dict[str, Any] | None = None
+        self.manifest: Manifest | None = None
         self.attachments: dict[str, bytes] = {}
         self.certificate_name: str | None = None
 
@@ -46,15 +47,6 @@ class FilingState:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
-
-
-def _dict(value: object) -> dict[str, Any]:
-    """A manifest's mapping, or an empty one where the (untrusted) manifest holds something else."""
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: object) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _str(value: object) -> str | None:

@@ -7,15 +7,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from rulegen.errors import InputError
 from rulegen.filing.manifest import (
-    MANIFEST_FORMAT, MANIFEST_NAME, RendererVersions, canonical_json, data_hashes, sha256,
+    MANIFEST_NAME, FileEntry, Manifest, ManifestError, RendererVersions, canonical_json, data_hashes, read_manifest,
+    sha256,
 )
 from rulegen.filing.rebuild import REPRODUCED_FILES, Reproducer
-from rulegen.filing.verify.common import FilingState, _dict, _list, _read, _reason, _str, _text_or_none
+from rulegen.filing.verify.common import FilingState, _read, _reason, _str, _text_or_none
 
 SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
 
@@ -46,34 +48,25 @@ class PackageChecks(FilingState):
                                           "was built without one")
             return
         try:
-            manifest = json.loads(raw.decode("utf-8"))
-        except Exception as exc:
-            report.add("manifest", False, f"the attached {MANIFEST_NAME} is not JSON: {_reason(exc)}")
-            return
-        if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
-            report.add("manifest", False, f"the attached {MANIFEST_NAME} is not a {MANIFEST_FORMAT} manifest")
-            return
-        if canonical_json(manifest) != raw:
-            report.add("manifest", False, f"the attached {MANIFEST_NAME} is not in canonical form (sorted keys, "
-                                          "fixed separators): it was not written by rulegen as it stands")
+            manifest = read_manifest(raw)
+        except ManifestError as exc:
+            report.add("manifest", False, f"the attached {MANIFEST_NAME} {exc.reason}")
             return
         self.manifest = report.manifest = manifest
-        head = _dict(manifest.get("offering"))
         report.add("manifest", True, f"attached, canonical, {len(raw):,} bytes (SHA-256 {sha256(raw)[:16]}...)")
 
-        offering = head
-        expected: dict[str | None, dict[str, Any]] = {_str(offering.get("file")): offering}
-        if manifest.get("logo"):
-            logo = _dict(manifest["logo"])
-            expected[_str(logo.get("file"))] = logo
+        offering = manifest["offering"]
+        expected: dict[str, FileEntry] = {offering["file"]: offering}
+        if manifest["logo"] is not None:
+            expected[manifest["logo"]["file"]] = manifest["logo"]
         for name, entry in expected.items():
             label = "offering" if entry is offering else "logo"
-            content = self.attachments.get(name) if name is not None else None
+            content = self.attachments.get(name)
             if content is None:
                 report.add(label, False, f"{name!r} is named in the manifest but not attached")
-            elif sha256(content) != entry.get("sha256"):
+            elif sha256(content) != entry["sha256"]:
                 report.add(label, False, f"the attached {name!r} does not match the manifest's SHA-256 "
-                                         f"({sha256(content)[:16]}... attached, {str(entry.get('sha256'))[:16]}... "
+                                         f"({sha256(content)[:16]}... attached, {entry['sha256'][:16]}... "
                                          "recorded)")
             else:
                 report.add(label, True, f"the attached {name!r} ({len(content):,} bytes) matches the manifest")
@@ -84,7 +77,7 @@ class PackageChecks(FilingState):
         if extra:
             report.add("attachments", False, "attached but not in the manifest: " + ", ".join(map(repr, extra)))
 
-    def _identity(self, source: bytes, name: str, manifest: dict[str, Any]) -> None:
+    def _identity(self, source: bytes, name: str, manifest: Manifest) -> None:
         """Which offering this is (id, jurisdiction, revision, effective date, operator) is read from the signed,
         attached offering, never from the manifest; a manifest that says otherwise fails."""
         from rulegen.filing.manifest import IDENTITY_FIELDS, offering_identity
@@ -103,11 +96,11 @@ class PackageChecks(FilingState):
         report.revision = version if isinstance(version, (int, str)) and not isinstance(version, bool) else None
         report.effective_date = _text_or_none(identity["effective_date"])
         report.operator = _operator_of(source)
-        head = _dict(manifest.get("offering"))
+        head: Mapping[str, object] = manifest["offering"]
         wrong = [f"{field} {head.get(field)!r} (the offering says {identity[field]!r})" for field in IDENTITY_FIELDS
                  if head.get(field) != identity[field]]
-        if manifest.get("date") != identity["effective_date"]:
-            wrong.append(f"date {manifest.get('date')!r} (the offering's effective date is "
+        if manifest["date"] != identity["effective_date"]:
+            wrong.append(f"date {manifest['date']!r} (the offering's effective date is "
                          f"{identity['effective_date']!r})")
         true = (f"{report.offering_id} revision {report.revision} for {report.jurisdiction}, effective "
                 f"{report.effective_date}, operator {report.operator}")
@@ -117,12 +110,18 @@ class PackageChecks(FilingState):
         else:
             report.add("identity", True, f"read from the signed offering: {true}; the manifest says the same")
 
+    def _attached_logo(self) -> tuple[str, bytes] | None:
+        """The logo the manifest names, with the bytes attached under its name (none where it is not attached)."""
+        assert self.manifest is not None
+        logo = self.manifest["logo"]
+        return (logo["file"], self.attachments.get(logo["file"], b"")) if logo is not None else None
+
     def _final(self) -> None:
         report, manifest = self.report, self.manifest
         if manifest is None:
             return
-        options = _dict(manifest.get("options"))
-        roles = {str(s.get("role")) for s in _list(manifest.get("signoffs")) if isinstance(s, dict)}
+        options = manifest["options"]
+        roles = {str(s.get("role")) for s in manifest["signoffs"] if isinstance(s, dict)}
         missing = [role for role in SIGNOFF_ROLES if role not in roles]
         if not options.get("final"):
             report.add("final", False, "built as a draft (no --final); every page says DRAFT")
@@ -150,7 +149,7 @@ class PackageChecks(FilingState):
         matched: list[str] = []
         missing: list[str] = []
         wrong: list[str] = []
-        listed = _dict(manifest.get("outputs"))
+        listed = manifest["outputs"]
         for name, entry in sorted(listed.items()):
             if "/" in name or "\\" in name or name.startswith("."):
                 wrong.append(f"{name!r} (not a plain file name)")
@@ -164,7 +163,7 @@ class PackageChecks(FilingState):
             except InputError as exc:  # a link out of the folder, a FIFO, a 20 GiB file: reported, not followed
                 wrong.append(f"{name} ({exc.message.split(': ', 1)[-1]})")
                 continue
-            (matched if isinstance(entry, dict) and digest == entry.get("sha256") else wrong).append(name)
+            (matched if digest == entry["sha256"] else wrong).append(name)
         beside = folder / MANIFEST_NAME
         if self.path.name != MANIFEST_NAME:
             if not beside.is_file():
@@ -203,24 +202,21 @@ class PackageChecks(FilingState):
         report, manifest = self.report, self.manifest
         if manifest is None:
             return
-        entry = _dict(manifest.get("offering"))
-        source = self.attachments.get(_str(entry.get("file")) or "")
-        if source is None or sha256(source) != entry.get("sha256"):
+        entry = manifest["offering"]
+        source = self.attachments.get(entry["file"])
+        if source is None or sha256(source) != entry["sha256"]:
             return  # already failed above
-        recorded = _dict(manifest.get("data"))
-        now: dict[str, Any] = data_hashes(_str(entry.get("jurisdiction")))
-        old_files, new_files = _dict(recorded.get("files")), _dict(now["files"])
+        now = data_hashes(_str(entry["jurisdiction"]))
+        old_files, new_files = manifest["data"]["files"], now["files"]
         changed = sorted(n for n in set(old_files) | set(new_files) if old_files.get(n) != new_files.get(n))
-        built_with = _dict(manifest.get("software")).get("rulegen")
+        built_with = manifest["software"]["rulegen"]
         moved = bool(changed) or built_with != __version__
         try:
-            logo_name = _str(_dict(manifest.get("logo")).get("file"))
-            logo = (logo_name, self.attachments.get(logo_name, b"")) if logo_name is not None else None
-            findings = _findings_now(source, _str(entry.get("file")) or "offering.yaml", logo, str(now["sha256"]))
+            findings = _findings_now(source, entry["file"] or "offering.yaml", self._attached_logo(), now["sha256"])
         except Exception as exc:
             report.add("rules", False, f"the attached offering cannot be checked now: {_reason(exc)}")
             return
-        recorded_findings = [f for f in _list(manifest.get("findings")) if isinstance(f, dict)]
+        recorded_findings = [f for f in manifest["findings"] if isinstance(f, dict)]
         old = {_finding_key(f) for f in recorded_findings}
         new = {_finding_key(f): f for f in findings}
         appeared = [f for key, f in new.items() if key not in old]
@@ -272,13 +268,10 @@ class PackageChecks(FilingState):
             report.add("reproduce", False, "the filing cannot be reproduced here, so it cannot be verified here: "
                                            + differ)
             return
-        logo_name = _str(_dict(manifest.get("logo")).get("file"))
-        logo = (logo_name, self.attachments.get(logo_name, b"")) if logo_name is not None else None
-        options = _dict(manifest.get("options"))
         signer = self.certificate_name or _recorded_signer(manifest)
         try:
-            fresh = _reproduction(renderer, report.offering_source, report.offering_name or "offering.yaml", logo,
-                                  options, signer)
+            fresh = _reproduction(renderer, report.offering_source, report.offering_name or "offering.yaml",
+                                  self._attached_logo(), manifest["options"], signer)
         except Exception as exc:
             findings = getattr(exc, "findings", None)
             errors = [f for f in findings or [] if getattr(f, "level", None) == "error"]
@@ -344,14 +337,15 @@ def _reproduction(renderer: Reproducer, source: bytes, name: str, logo: tuple[st
     return dict(_REPRODUCTIONS[key])
 
 
-def _environment_differs(manifest: dict[str, Any], jurisdiction: str | None,
+def _environment_differs(manifest: Manifest, jurisdiction: str | None,
                          renderer_versions: RendererVersions) -> str | None:
     """What differs between the software and data the manifest records and those installed here (the renderer's
     libraries: `renderer_versions`), as what to install; None when they are the same (a reproduction can then be
     byte for byte)."""
     from rulegen.filing.manifest import software_versions
 
-    then, now = _dict(manifest.get("software")), software_versions(renderer_versions)
+    then: Mapping[str, object] = manifest["software"]
+    now: Mapping[str, object] = software_versions(renderer_versions)
     labels = {"rulegen": "rulegen", "weasyprint": "WeasyPrint", "pydyf": "pydyf", "pango": "Pango"}
     differ = [f"{labels[k]} {then.get(k)} (here {now.get(k)})" for k in labels if then.get(k) != now.get(k)]
     parts = []
@@ -359,10 +353,10 @@ def _environment_differs(manifest: dict[str, Any], jurisdiction: str | None,
         parts.append("it was built with " + ", ".join(differ))
     if then.get("fonts") != now.get("fonts"):
         parts.append(f"the fonts it was built with are not the ones rulegen {now.get('rulegen')} ships")
-    recorded = _dict(manifest.get("data"))
+    recorded = manifest["data"]
     here = data_hashes(jurisdiction)
-    if recorded.get("sha256") != here["sha256"] or recorded.get("files") != here["files"]:
-        old, new = _dict(recorded.get("files")), _dict(here["files"])
+    if recorded["sha256"] != here["sha256"] or recorded["files"] != here["files"]:
+        old, new = recorded["files"], here["files"]
         changed = sorted(n for n in set(old) | set(new) if old.get(n) != new.get(n))
         parts.append(f"the jurisdiction data and schemas differ from the build's ({len(changed)} file(s): "
                      + ", ".join(changed[:6]) + (" ..." if len(changed) > 6 else "") + ")")
@@ -449,11 +443,11 @@ def _operator_of(source: bytes) -> str | None:
         return None
 
 
-def _recorded_signer(manifest: dict[str, Any]) -> str | None:
-    for entry in _list(manifest.get("signoffs")):
+def _recorded_signer(manifest: Manifest) -> str | None:
+    for entry in manifest["signoffs"]:
         if isinstance(entry, dict) and entry.get("role") in ("signature", "signed", "signer"):
             return _str(entry.get("name")) or _str(entry.get("certificate"))
-    signing = _dict(manifest.get("options")).get("signer")
+    signing = manifest["options"].get("signer")
     return signing if isinstance(signing, str) else None
 
 

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rulegen.errors import ExitCode
+from rulegen.filing.manifest import Manifest
 
 
 @dataclass
@@ -61,7 +62,7 @@ class VerifyReport:
     revision: int | str | None = None
     effective_date: str | None = None
     error: str | None = None  # the file could not be used at all (exit 2): missing, unreadable, not a PDF
-    manifest: dict[str, Any] | None = field(default=None, repr=False)
+    manifest: Manifest | None = field(default=None, repr=False)
     offering_source: bytes | None = field(default=None, repr=False)  # the attached offering, when it matches
     offering_name: str | None = None
     integrity_only: bool = False  # no reproduction was asked for (--integrity-only): never "verified"
