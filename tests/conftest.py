@@ -62,7 +62,8 @@ def _warm_the_others():
 
     from rulegen.game import STANDARD_RULES
     from rulegen.math import fasteval, maxwin
-    from rulegen.math.main_game import run_reference_kernel, starting_hands
+    from rulegen.math.main_game import starting_hands
+    from tests.reference_kernel import run_reference_kernel
 
     fasteval.five_card_strength_counts()
     fasteval.six_card_strength_counts()

@@ -284,7 +284,7 @@ def configuration_problems(configuration, folder, *, html: bool = True, pdfs: bo
                            sign_sizes: tuple[str, ...] = ("letter",)) -> list[str]:
     """Build one configuration of the matrix (tests/configurations.py) in `folder` and read its documents: the HTML
     of the rules, the sign and the appendix and the Concordance's order; with `pdfs`, every PDF's text boxes."""
-    from rulegen.build import math_results, settled
+    from rulegen.assemble import math_results, settled
     from rulegen.render import documents
     from rulegen.render.appendix import render_appendix_html
     from rulegen.render.context import draft_status

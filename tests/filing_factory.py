@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from rulegen.build import pdf_attachments
+from rulegen.assemble import pdf_attachments
 from rulegen.filing import build_manifest, manifest_bytes, reproducible_clock, sign_pdf, signer_name
+from rulegen.filing.rebuild import Reproducer
 from rulegen.offering import load_offering
 
 PASSPHRASE = b"correct horse battery staple"
@@ -163,7 +164,7 @@ def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering:
         signoffs.append({"role": "signature", "name": signer_name(identity, PASSPHRASE)})
     manifest = build_manifest(offering=offering, jurisdiction_code=offering.data["offering"]["jurisdiction"],
                               outputs=dict(OUTPUTS), options={"final": final, "sign": pki is not None},
-                              findings=findings, signoffs=signoffs)
+                              findings=findings, renderer_versions=renderer_versions(), signoffs=signoffs)
     if edit is not None:
         edit(manifest)
     pdf = render(offering, manifest)
@@ -177,7 +178,14 @@ def build(folder: Path, pki: dict | None, *, final: bool = True, extra_offering:
 
 
 
-def reproduce(*, source: bytes, name: str, logo, options, signer) -> dict[str, bytes]:
+def renderer_versions() -> dict[str, str | None]:
+    """The versions of the libraries this factory renders with (WeasyPrint's, as the pipeline's are read)."""
+    from rulegen.render.pdf import renderer_versions as read
+
+    return read()
+
+
+def _reproduce(*, source: bytes, name: str, logo, options, signer) -> dict[str, bytes]:
     """This factory's own product, built again from the signed offering alone (the `PackageRenderer` verify is
     handed): the stand-in outputs, the manifest made afresh, and rules.pdf rendered with it. A genuine factory
     filing reproduces byte for byte; one whose manifest `build(edit=...)` changed does not."""
@@ -192,8 +200,12 @@ def reproduce(*, source: bytes, name: str, logo, options, signer) -> dict[str, b
         findings = validate_offering(offering)
         signoffs = list(offering.data["signoff"]) + ([{"role": "signature", "name": signer}] if signer else [])
         manifest = build_manifest(offering=offering, jurisdiction_code=offering.data["offering"]["jurisdiction"],
-                                  outputs=dict(OUTPUTS), options=dict(options), findings=findings, signoffs=signoffs)
+                                  outputs=dict(OUTPUTS), options=dict(options), findings=findings,
+                                  renderer_versions=renderer_versions(), signoffs=signoffs)
         return {"rules.pdf": render(offering, manifest), **OUTPUTS, "manifest.json": manifest_bytes(manifest)}
+
+
+reproduce = Reproducer(_reproduce, renderer_versions)
 
 
 def make_identity(folder: Path, pki: dict, common: str, organization: str, serial: int) -> Path:

@@ -22,7 +22,7 @@ from rulegen.render import filters
 
 
 from rulegen.cli import app  # noqa: E402
-from rulegen import build as pipeline
+from rulegen import assemble as pipeline
 from rulegen.render import examples  # noqa: E402
 from rulegen.resolved import resolve  # noqa: E402
 from rulegen.resources import samples_dir  # noqa: E402

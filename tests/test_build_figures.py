@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-import rulegen.build as build_module
+import rulegen.assemble as build_module
 from rulegen.math import cache as disk
 from rulegen.resources import samples_dir
 

@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from rulegen.build.processes import Batch, Piece, can_fork
+from rulegen.assemble.processes import Batch, Piece, can_fork
 from rulegen.errors import ExitCode, InvalidOfferingError, OutputError
 from rulegen.findings import Finding
 
@@ -132,11 +132,11 @@ def test_without_fork_a_batch_runs_each_work_when_asked():
 
 
 def test_parallel_and_one_process_builds_are_the_same_bytes(tmp_path, monkeypatch, math_cache):
-    from rulegen import build
+    from rulegen import assemble
     from rulegen.resources import samples_dir
 
     sample = samples_dir() / "nj-bonus-spin.yaml"
-    parallel = build.build(sample, build.BuildOptions(out_dir=tmp_path / "parallel"))
+    parallel = assemble.build(sample, assemble.BuildOptions(out_dir=tmp_path / "parallel"))
     monkeypatch.setenv("RULEGEN_PROCESSES", "1")
-    single = build.build(sample, build.BuildOptions(out_dir=tmp_path / "single"))
+    single = assemble.build(sample, assemble.BuildOptions(out_dir=tmp_path / "single"))
     assert parallel.files == single.files

@@ -21,7 +21,7 @@ from markupsafe import escape
 from pypdf import PdfReader
 from ruamel.yaml import YAML
 
-from rulegen import build as pipeline
+from rulegen import assemble as pipeline
 from rulegen.math import cache as math_cache_module
 from rulegen.validate import validate_file
 

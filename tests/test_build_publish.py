@@ -7,7 +7,7 @@ import os
 import pytest
 
 from rulegen.errors import OutputError
-from rulegen.build.publish import clean_stale, publish_file, publish_folder
+from rulegen.assemble.publish import clean_stale, publish_file, publish_folder
 
 
 def listing(folder):

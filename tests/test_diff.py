@@ -181,13 +181,13 @@ def test_diff_reads_the_offering_inside_a_filing(tmp_path):
     """A built filing's rules.pdf is read for its attached offering (checked against its manifest)."""
     from weasyprint import HTML
 
-    from rulegen.build import pdf_attachments
+    from rulegen.assemble import pdf_attachments
     from rulegen.filing import build_manifest
 
     (tmp_path / "offering.yaml").write_text(BASE)
     old = load_offering(tmp_path / "offering.yaml")
     manifest = build_manifest(offering=old, jurisdiction_code="MD", outputs={}, options={"final": False},
-                              findings=[], signoffs=None)
+                              findings=[], renderer_versions={}, signoffs=None)
     pdf = HTML(string="<title>x</title><p>rules</p>").write_pdf(attachments=pdf_attachments(old, manifest))
     (tmp_path / "rules.pdf").write_bytes(pdf)
     (tmp_path / "new.yaml").write_text(edited(BASE, {"five_card_bonus.maximum": 100}))

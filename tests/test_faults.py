@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from rulegen.cli import app
 from rulegen.errors import OutputError
-from rulegen.build import publish
+from rulegen.assemble import publish
 from rulegen.resources import samples_dir
 
 PA_SAMPLE = samples_dir() / "pa-five-card-bonus.yaml"
@@ -144,7 +144,7 @@ def test_build_into_an_unwritable_place_exits_2_with_a_message(tmp_path, math_ca
 @pytest.mark.parametrize("fault", ["output folder", "signing identity"])
 def test_a_build_that_cannot_finish_stops_before_the_math(tmp_path, monkeypatch, fault):
     from rulegen.errors import InputError
-    from rulegen import build as pipeline
+    from rulegen import assemble as pipeline
 
     def no_math(*args, **kwargs):
         raise AssertionError(f"the math ran although the {fault} cannot be used")
@@ -166,7 +166,7 @@ def test_a_build_that_cannot_finish_stops_before_the_math(tmp_path, monkeypatch,
 
 
 def test_a_render_that_dies_leaves_the_previous_build(tmp_path, math_cache, monkeypatch):
-    from rulegen import build as pipeline
+    from rulegen import assemble as pipeline
 
     out = tmp_path / "out"
     first = pipeline.build(PA_SAMPLE, pipeline.BuildOptions(out_dir=out))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulegen.build import pdf_attachments
+from rulegen.assemble import pdf_attachments
 from rulegen.filing import (
     MANIFEST_NAME,
     build_manifest,
@@ -20,6 +20,7 @@ from rulegen.filing import (
 )
 from rulegen.filing.pdf import embedded_files, open_reader
 from rulegen.findings import Finding
+from rulegen.render.pdf import renderer_versions
 from rulegen.offering import load_offering
 from rulegen.resources import jurisdictions_dir
 
@@ -57,7 +58,7 @@ def manifest_of(offering, **overrides):
     finding = Finding(offering.display_path, 3, 5, "note", "a note", "58 Pa. Code § 674a.7(g)", ("limits", "ante"))
     arguments = dict(offering=offering, jurisdiction_code="PA", outputs=dict(OUTPUTS),
                      options={"final": True, "sign": True, "out": Path("/home/someone/build")},
-                     findings=[finding], signoffs=None)
+                     findings=[finding], renderer_versions=renderer_versions(), signoffs=None)
     arguments.update(overrides)
     return build_manifest(**arguments)
 
@@ -90,21 +91,17 @@ def test_manifest_records_versions_data_options_findings_and_signoffs(offering):
     assert manifest["signoffs"][0]["date"] == "2026-11-02"
 
 
-def test_the_manifest_records_the_renderer_versions_the_build_hands_it(offering, monkeypatch):
-    """The filing layer never imports WeasyPrint: the build hands the manifest the render layer's reader of
-    WeasyPrint's, pydyf's and Pango's versions, and the manifest records what that reader says."""
+def test_the_manifest_records_the_renderer_versions_the_build_hands_it(offering):
+    """The filing layer never imports WeasyPrint: the build passes the manifest the versions of WeasyPrint, pydyf
+    and Pango the render layer reads, and the manifest records them."""
     import pydyf
     import weasyprint
-
-    from rulegen.filing import manifest as filing_manifest
-    from rulegen.render.pdf import renderer_versions
 
     software = manifest_of(offering)["software"]
     assert (software["weasyprint"], software["pydyf"]) == (weasyprint.__version__, pydyf.__version__)
     assert software["pango"] == renderer_versions()["pango"] and re.fullmatch(r"\d+\.\d+\.\d+", software["pango"])
-    monkeypatch.setattr(filing_manifest, "_renderer_versions",
-                        lambda: {"weasyprint": "61.2", "pydyf": "0.10.0", "pango": "1.44.7"})
-    software = manifest_of(offering)["software"]
+    other = {"weasyprint": "61.2", "pydyf": "0.10.0", "pango": "1.44.7"}
+    software = manifest_of(offering, renderer_versions=other)["software"]
     assert (software["weasyprint"], software["pydyf"], software["pango"]) == ("61.2", "0.10.0", "1.44.7")
 
 
@@ -127,6 +124,29 @@ def test_manifest_json_is_canonical(offering):
     assert data.isascii() and b": " not in data and b", " not in data.replace(b'", "', b"")
     keys = list(json.loads(data))
     assert keys == sorted(keys)
+
+
+def test_a_manifest_reads_back_as_written_and_one_of_another_form_is_refused(offering):
+    """read_manifest is the one reader: what build_manifest writes reads back equal, and a manifest that is not
+    JSON, not this format, not canonical or not of the schema's form is refused, saying how."""
+    from rulegen.filing.manifest import ManifestError, read_manifest
+
+    manifest = manifest_of(offering)
+    data = manifest_bytes(manifest)
+    assert read_manifest(data) == json.loads(data) and manifest_bytes(read_manifest(data)) == data
+    odd_size = json.loads(data)
+    odd_size["outputs"]["rules.html"]["bytes"] = "12"
+    unknown = {**json.loads(data), "extra": 1}
+    no_logo_hash = json.loads(data)
+    del no_logo_hash["logo"]["sha256"]
+    for raw, reason in [(b"{", "is not JSON"), (canonical_json({"format": "other/1"}), "is not a rulegen-manifest/1"),
+                        (json.dumps(json.loads(data)).encode(), "is not in canonical form"),
+                        (canonical_json(odd_size), "at outputs.rules.html.bytes, '12' is not of type 'integer'"),
+                        (canonical_json(unknown), "does not have the form"),
+                        (canonical_json(no_logo_hash), "at logo")]:
+        with pytest.raises(ManifestError) as caught:
+            read_manifest(raw)
+        assert reason in caught.value.reason, caught.value.reason
 
 
 def test_rules_pdf_carries_the_exact_bytes(offering):

@@ -475,7 +475,7 @@ def test_a_new_line_in_an_offerings_path_stays_in_its_finding(tmp_path):
 def test_a_killed_builds_temporaries_are_cleared_even_when_its_pid_is_reused(tmp_path, monkeypatch):
     import time
 
-    from rulegen.build import publish
+    from rulegen.assemble import publish
 
     live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
     try:
@@ -500,7 +500,7 @@ def test_a_killed_builds_temporaries_are_cleared_even_when_its_pid_is_reused(tmp
 def test_the_start_of_a_process_is_read_from_proc():
     import time
 
-    from rulegen.build.publish import _process_start
+    from rulegen.assemble.publish import _process_start
 
     started = _process_start(os.getpid())
     if started is not None:  # Linux

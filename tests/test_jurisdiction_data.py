@@ -620,7 +620,7 @@ def zedland(tmp_path, monkeypatch):
 
 
 def test_a_fictional_state_validates_and_builds_from_data_alone(zedland, tmp_path, math_cache):
-    from rulegen import build
+    from rulegen import assemble as build
     from rulegen.jurisdiction import codes
     from rulegen.validate import validate_file
 

@@ -54,7 +54,8 @@ def _analysis(ev: Fraction):
 
 
 def test_typed_analysis_round_trips_exactly():
-    from rulegen.math.results import MainGameAnalysis, from_payload, to_payload
+    from rulegen.math.payload import from_payload, to_payload
+    from rulegen.math.results import MainGameAnalysis
 
     analysis = _analysis(Fraction(-579091, 6689228))
     payload = json.loads(json.dumps(to_payload(analysis)))  # as it goes through the file
@@ -70,7 +71,8 @@ def test_corrupt_or_old_analysis_entry_is_recomputed(tmp_path, monkeypatch):
 
     from rulegen.game import STANDARD_RULES
     from rulegen.math import main_game as mg
-    from rulegen.math.results import MainGameAnalysis, from_payload, to_payload
+    from rulegen.math.payload import from_payload, to_payload
+    from rulegen.math.results import MainGameAnalysis
 
     monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
 
@@ -128,7 +130,7 @@ def test_final_builds_and_rebuilds_read_nothing_from_the_cache(tmp_path, monkeyp
 
     import pytest
 
-    import rulegen.build as build_module
+    import rulegen.assemble as build_module
     from rulegen.resources import samples_dir
 
     seen = []

@@ -1,5 +1,5 @@
 """The fast exact main-game analysis (rulegen.math.exact): its own pay-class classifier against the evaluator on
-every five-card hand, its per-hand results against the reference kernel (rulegen.math.kernels) to the last
+every five-card hand, its per-hand results against the reference kernel (tests/reference_kernel.py) to the last
 digit on the standard, HOUSE and odd paytables for a spread of starting hands, and one hand against the
 independent brute force. The whole 169 hands are compared in tests/benchmarks/bench_math.py."""
 
@@ -16,6 +16,7 @@ from rulegen.math import main_game as mg
 from rulegen.math.exact_kernels import pay_classes_of
 from rulegen.math.fasteval import evaluate_many
 from tests import conftest_math
+from tests.reference_kernel import run_reference_kernel
 
 
 HOUSE = conftest_math.HOUSE
@@ -66,7 +67,7 @@ def test_classifier_equals_evaluator_on_every_hand():
 def _compare(criss_cross, ante, names):
     hands = [h for h in mg.starting_hands() if h.name in names]
     assert len(hands) == len(names)
-    run = mg.run_reference_kernel(criss_cross, ante, hands)
+    run = run_reference_kernel(criss_cross, ante, hands)
     reference, scale, net_low = run.results, run.scale, run.net_low
     payouts = mg.integer_payouts(criss_cross, ante)
     fast = exact.analyse_hands(np.array([h.cards for h in hands]), payouts.ante, payouts.criss_cross, scale, net_low,

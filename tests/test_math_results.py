@@ -37,7 +37,8 @@ def test_bonus_to_json_keys():
 
 
 def test_max_win_round_trips_through_the_cache_payload():
-    from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound, from_payload, to_payload
+    from rulegen.math.payload import from_payload, to_payload
+    from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound
 
     cards = DealtCards("Jc Qc", "Kc Ac", "8c 9c", "Tc")
     main = WinningRound(Decimal("16510.00"), cards, {"across": "royal flush", "down": "straight flush"},

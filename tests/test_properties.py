@@ -118,7 +118,7 @@ def test_no_bytes_make_any_command_exit_other_than_0_1_2(tmp_path, source):
 def test_any_mutation_either_builds_or_yields_findings_and_writes_nothing(tmp_path_factory, text):
     """The build gives validate's verdict: a complete build folder, or the findings and no output at all."""
     from rulegen.errors import RulegenError
-    from rulegen import build as pipeline
+    from rulegen import assemble as pipeline
 
     folder = tmp_path_factory.mktemp("mutation")
     path = folder / "offering.yaml"

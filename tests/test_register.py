@@ -55,12 +55,12 @@ def _trusted(pki, monkeypatch, math_cache):
     add` verifies in full, reproducing each filing with the renderer the build layer hands it: for these stand-in
     filings, the factory's own product stands in for the pipeline."""
     monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
-    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", factory.reproduce)
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", factory.reproduce)
 
 
 # `python -m rulegen`, with the factory's product standing in for the pipeline's renderer (as `_trusted` does here).
-FACTORY_RULEGEN = ("import sys, rulegen.build, tests.filing_factory as f; "
-                   "rulegen.build.reproduce_filing_for_verify = f.reproduce; "
+FACTORY_RULEGEN = ("import sys, rulegen.assemble, tests.filing_factory as f; "
+                   "rulegen.assemble.reproduce_filing_for_verify = f.reproduce; "
                    "sys.argv[0] = 'rulegen'; from rulegen.cli import main; main()")
 
 
@@ -327,7 +327,10 @@ def test_add_verifies_in_full_and_records_the_offerings_identity(db, pki, tmp_pa
 
 
 def test_a_filing_not_reproducible_here_is_recorded_so_and_the_page_says_why(db, corpus, tmp_path, monkeypatch):
-    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
+    from rulegen.filing.rebuild import Reproducer
+
+    elsewhere = Reproducer(factory.reproduce.render, lambda: {**factory.reproduce.versions(), "pango": "9.99.0"})
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", elsewhere)
     result = run("add", str(corpus["a1"]), "--db", db)
     assert result.exit_code == 1 and "CANNOT BE REPRODUCED HERE" in result.stdout, result.output
     [row] = listing(db)

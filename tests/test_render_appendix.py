@@ -10,7 +10,7 @@ import re
 import jinja2
 import pytest
 
-from rulegen import build
+from rulegen import assemble
 from rulegen.render import appendix
 from rulegen.render.context import draft_status
 from rulegen.resolved import resolve
@@ -21,9 +21,9 @@ from rulegen.resources import samples_dir
 @pytest.fixture(scope="module")
 def pa(math_cache):
     path = samples_dir() / "pa-five-card-bonus.yaml"
-    loaded, _findings = build.load_and_validate(path)
+    loaded, _findings = assemble.load_and_validate(path)
     offering = resolve(loaded)
-    report = build.math_results(offering)
+    report = assemble.math_results(offering)
     context = appendix.appendix_context(offering, report, draft=draft_status(offering, False))
     return report, context
 

@@ -21,6 +21,7 @@ from rulegen.cli import app
 from rulegen.errors import InputError
 from rulegen.filing import sign_pdf, signer_name, verify_filing
 from rulegen.filing.pdf import check_signature_gap, open_reader, revision_end
+from rulegen.filing.rebuild import Reproducer
 
 
 from tests.filing_factory import (  # noqa: E402
@@ -51,7 +52,7 @@ def _trust_the_test_root(pki, monkeypatch):
 def factory_reproduces(monkeypatch):
     """The command line hands verify the build layer's renderer; for this module's stand-in filings, the factory's
     own product stands in for it (the real pipeline is tested on real builds below)."""
-    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", reproduce)
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", reproduce)
 
 
 @pytest.fixture(scope="module")
@@ -503,6 +504,16 @@ def test_a_build_recording_errors_or_another_signer_fails(pki, tmp_path):
     assert report.exit_code == 1 and "Someone Else" in failed(report)["final"]
 
 
+def test_a_manifest_not_of_the_manifest_form_fails_even_when_signed(pki, tmp_path):
+    def odd_size(manifest):
+        manifest["outputs"]["rules.html"]["bytes"] = "many"
+
+    report = verify_filing(build(tmp_path / "odd", pki, edit=odd_size))
+    assert report.exit_code == 1 and report.manifest is None
+    assert "does not have the form of a rulegen-manifest/1 manifest: at outputs.rules.html.bytes" in \
+        failed(report)["manifest"]
+
+
 def test_a_signed_draft_is_not_a_final_filing(pki, tmp_path):
     report = verify_filing(build(tmp_path / "signed-draft", pki, final=False))
     assert report.signed and not report.final and report.exit_code == 1
@@ -524,7 +535,7 @@ def test_reproduction_compares_every_file_with_a_fresh_build(signed_filing, monk
         fresh["rules.html"] += b"<!-- another rendering -->"
         return fresh
 
-    report = verify_filing(signed_filing, reproduce=newer_renderer)
+    report = verify_filing(signed_filing, reproduce=Reproducer(newer_renderer, reproduce.versions))
     assert report.exit_code == 1 and report.status == "failed"
     detail = failed(report)["reproduce"]
     assert "rules.pdf (the signed revision) (differs from byte" in detail and "rules.html" in detail

@@ -291,7 +291,7 @@ def factory_reproduces(monkeypatch):
     product stands in for it."""
     from tests.filing_factory import reproduce
 
-    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", reproduce)
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", reproduce)
 
 
 def test_the_command_reports_level_timestamp_and_revocation(signed_lt, factory_reproduces):

@@ -184,11 +184,12 @@ def test_a_genuine_filing_reproduces_and_is_verified_only_then(signed_filing):
     assert fast.verdict.startswith("INTACT, INTEGRITY ONLY") and fast.to_json()["mode"] == "integrity-only"
 
 
-def test_other_renderer_versions_make_a_filing_unreproducible_here(signed_filing, monkeypatch):
+def test_other_renderer_versions_make_a_filing_unreproducible_here(signed_filing):
+    from rulegen.filing.rebuild import Reproducer
     from tests.filing_factory import reproduce
 
-    monkeypatch.setattr("rulegen.filing.manifest.pango_version", lambda: "9.99.0")
-    report = verify_filing(signed_filing, reproduce=reproduce)
+    elsewhere = Reproducer(reproduce.render, lambda: {**reproduce.versions(), "pango": "9.99.0"})
+    report = verify_filing(signed_filing, reproduce=elsewhere)
     assert report.status == "unreproducible" and report.exit_code == 1, report.verdict
     assert report.verdict.startswith("NOT VERIFIED, CANNOT BE REPRODUCED HERE")
     assert "Pango" in report.verdict and "9.99.0" in report.verdict and "pip install rulegen==" in report.verdict
@@ -214,7 +215,7 @@ SAMPLE = "pa-five-card-bonus.yaml"
 def _render_for(text: str, folder: Path, piece: str) -> bytes:
     """The sign or the appendix of the offering `text`, final, as the pipeline renders them (the math from the
     session's cache: the filer's tools are not bound by verify's rules)."""
-    import rulegen.build as pipeline
+    import rulegen.assemble as pipeline
     from rulegen.render import documents
     from rulegen.render.context import draft_status
     from rulegen.resolved import resolve
@@ -236,7 +237,7 @@ def _refile(genuine: Path, folder: Path, identity: Path, replaced: dict[str, byt
     hash and the signature are consistent, so only a reproduction can tell."""
     import json
 
-    import rulegen.build as pipeline
+    import rulegen.assemble as pipeline
     from rulegen.filing import manifest_bytes, sign_pdf
     from rulegen.filing.manifest import sha256
     from rulegen.resolved import resolve
@@ -285,7 +286,7 @@ def real_filing(tmp_path_factory, pki, math_cache) -> Path:
 def test_a_real_signed_build_is_verified_by_reproducing_every_byte(real_filing, capsys):
     import time
 
-    from rulegen.build import reproduce_filing_for_verify
+    from rulegen.assemble import reproduce_filing_for_verify
 
     began = time.perf_counter()
     report = verify_filing(real_filing, reproduce=reproduce_filing_for_verify)
@@ -298,7 +299,7 @@ def test_a_real_signed_build_is_verified_by_reproducing_every_byte(real_filing, 
 
 @pytest.mark.parametrize("piece", ["signage.pdf", "math-appendix.pdf"])
 def test_a_sign_or_appendix_of_another_offering_fails_naming_the_file(real_filing, pki, tmp_path, piece):
-    from rulegen.build import reproduce_filing_for_verify
+    from rulegen.assemble import reproduce_filing_for_verify
     from rulegen.resources import samples_dir
 
     text = (samples_dir() / SAMPLE).read_text(encoding="utf-8")
@@ -325,7 +326,7 @@ def test_an_offering_with_a_logo_is_reproduced_byte_for_byte(tmp_path):
     """The reproduction takes the signed logo as given, beside the offering, as the build read it."""
     import json
 
-    import rulegen.build as pipeline
+    import rulegen.assemble as pipeline
     from rulegen.filing.pdf import embedded_files
     from rulegen.resources import samples_dir
 
@@ -353,7 +354,7 @@ def test_the_command_offers_integrity_only_and_still_accepts_rebuild(signed_fili
     from rulegen.cli import app
     from tests.filing_factory import reproduce
 
-    monkeypatch.setattr("rulegen.build.reproduce_filing_for_verify", reproduce)
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", reproduce)
     runner = CliRunner()
     help_text = runner.invoke(app, ["verify", "--help"], env={"COLUMNS": "200"}).stdout
     assert "--integrity-only" in help_text and "Never VERIFIED" in help_text and "--rebuild" not in help_text
@@ -371,7 +372,7 @@ def test_a_limit_the_rule_sets_is_reproduced_byte_for_byte(tmp_path):
     import json
     import re
 
-    import rulegen.build as pipeline
+    import rulegen.assemble as pipeline
     from rulegen.filing.pdf import embedded_files
     from rulegen.resources import samples_dir
 

@@ -28,7 +28,7 @@ def _progress_display(enabled: bool):
 
 
 def build_one(path: Path, display: str, options, progress) -> int:
-    from rulegen import build as pipeline
+    from rulegen import assemble as pipeline
 
     task = progress.add_task(f"build {display}", total=len(pipeline.STEPS), step="")
 
@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Validate, compute the math and render rules.pdf, rules.html, signage.pdf, math-appendix.pdf,
         manifest.json."""
-        from rulegen.build import BuildOptions
+        from rulegen.assemble import BuildOptions
         from rulegen.resources import samples_dir
 
         if file is not None:

@@ -88,7 +88,7 @@ def csv_cell(value: object) -> object:
 
 
 def _write_atomically(target: Path, data: str) -> None:
-    from rulegen.build.publish import publish_file
+    from rulegen.assemble.publish import publish_file
 
     publish_file(target, data.encode("utf-8"))
 
@@ -132,7 +132,7 @@ def register(app: typer.Typer) -> None:
         Exit 0: every filing recorded, verified and unflagged; 1: any failed, was refused (the same offering id
         and revision twice) or is flagged; 2: a path, the trust roots or the register cannot be used.
         """
-        from rulegen.build import reproduce_filing_for_verify
+        from rulegen.assemble import reproduce_filing_for_verify
         from rulegen.filing.register import add_filings
 
         _fail_format(format, ("text", "json"))

@@ -29,8 +29,8 @@ def register(app: typer.Typer) -> None:
             "-o", "--output", help="Where to write the PDF (default: <id>-signage.pdf).", show_default=False)] = None,
     ) -> None:
         """Render the table sign for a sign printer: every paytable offered, the ante limits, the payout limit."""
-        from rulegen.build import build_signage
-        from rulegen.build.publish import publish_file
+        from rulegen.assemble import build_signage
+        from rulegen.assemble.publish import publish_file
 
         pdf, offering, findings = build_signage(file, size=sign_size, print_proof=print_proof, final=final,
                                                 display=str(file))

@@ -75,11 +75,11 @@ def register(app: typer.Typer) -> None:
 
         if integrity_only and rebuild:
             raise UsageError("--rebuild and --integrity-only contradict each other; verify rebuilds by default")
-        from rulegen.filing.rebuild import PackageRenderer
+        from rulegen.filing.rebuild import Reproducer
 
-        reproduce: PackageRenderer | None = None
+        reproduce: Reproducer | None = None
         if not integrity_only:  # the renderer is imported only when it is used: --integrity-only stays fast
-            from rulegen.build import reproduce_filing_for_verify
+            from rulegen.assemble import reproduce_filing_for_verify
 
             reproduce = reproduce_filing_for_verify
         began = time.perf_counter()

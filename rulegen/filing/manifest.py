@@ -7,9 +7,14 @@ data that shaped the bytes, the build options, the findings and the sign-offs. N
 on the clock or on the machine's paths: two builds of the same offering with the same software write
 the same bytes.
 
+It is typed (`Manifest`), made in one place (`build_manifest`, written by `manifest_bytes`) and read in one place
+(`read_manifest`, which checks it against `MANIFEST_SCHEMA`); verify, the register, diff and the build's renderer
+for verify all take it so.
+
 The filing layer never renders: the versions of the renderer's libraries (WeasyPrint, pydyf, Pango) are read
-by the render layer and handed in by the build layer (`use_renderer_versions`), and the files attached to
-rules.pdf leave here as plain names and bytes (`attached_files`); the render layer wraps them for WeasyPrint.
+by the render layer and passed in by the build layer (`build_manifest(renderer_versions=...)`), and the files
+attached to rules.pdf leave here as plain names and bytes (`attached_files`); the render layer wraps them for
+WeasyPrint.
 """
 
 from __future__ import annotations
@@ -19,10 +24,10 @@ import datetime as _dt
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict, overload
 
 if TYPE_CHECKING:
     from rulegen.offering import Offering
@@ -35,6 +40,144 @@ MANIFEST_FORMAT = "rulegen-manifest/1"
 FONT_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2", ".ttc")
 # Outputs the manifest hashes; rules.pdf is left out because it carries the manifest inside it.
 UNHASHED_OUTPUTS = ("rules.pdf", MANIFEST_NAME)
+
+
+# --- the manifest, typed ------------------------------------------------------------------------------------------
+# What manifest.json holds. `build_manifest` writes it, `read_manifest` reads it back (checked against
+# MANIFEST_SCHEMA), and every reader (verify, register, diff, the build's renderer for verify) takes these types.
+
+
+class Digest(TypedDict):
+    """An output's SHA-256 and size."""
+
+    sha256: str
+    bytes: int
+
+
+class FileEntry(TypedDict):
+    """A file the filing carries (the offering, its logo): its name, SHA-256 and size."""
+
+    file: str
+    sha256: str
+    bytes: int
+
+
+class OfferingEntry(FileEntry):
+    """The offering file, and which offering it says it is (as its YAML gives each field)."""
+
+    id: JSON
+    jurisdiction: JSON
+    version: JSON
+    effective_date: JSON
+
+
+class Software(TypedDict):
+    """The versions of everything that shapes the rendered bytes."""
+
+    rulegen: str
+    weasyprint: str | None
+    pydyf: str | None
+    pango: str | None
+    fonts: dict[str, str]
+
+
+class DataHashes(TypedDict):
+    """The jurisdiction data and schemas a build read: each file's SHA-256, and one over all of them."""
+
+    jurisdiction: str | None
+    jurisdiction_sha256: str | None
+    sha256: str
+    files: dict[str, str]
+
+
+class Manifest(TypedDict):
+    """manifest.json: what a filing was built from, with what, and the hash of everything it holds."""
+
+    format: str
+    offering: OfferingEntry
+    logo: FileEntry | None
+    outputs: dict[str, Digest]
+    software: Software
+    data: DataHashes
+    options: dict[str, JSON]
+    findings: list[JSON]
+    signoffs: list[JSON]
+    figures: dict[str, JSON] | None
+    date: JSON
+
+
+_NAMED_HASH: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": ["file", "sha256", "bytes"],
+               "properties": {"file": {"type": "string"}, "sha256": {"type": "string"},
+                              "bytes": {"type": "integer", "minimum": 0}}}
+_TEXT_OR_NULL = {"type": ["string", "null"]}
+_TEXT_BY_NAME = {"type": "object", "additionalProperties": {"type": "string"}}
+
+# The form of manifest.json (JSON Schema, Draft 2020-12): the fields `Manifest` types, each of the type given. The
+# options, findings, sign-offs, figures and the offering's identity hold what the build recorded, whatever it is.
+MANIFEST_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": MANIFEST_FORMAT,
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["format", "offering", "logo", "outputs", "software", "data", "options", "findings", "signoffs",
+                 "figures", "date"],
+    "properties": {
+        "format": {"const": MANIFEST_FORMAT},
+        "offering": {**_NAMED_HASH,
+                     "required": ["file", "sha256", "bytes", "id", "jurisdiction", "version", "effective_date"],
+                     "properties": {**_NAMED_HASH["properties"], "id": {}, "jurisdiction": {}, "version": {},
+                                    "effective_date": {}}},
+        "logo": {"oneOf": [{"type": "null"}, _NAMED_HASH]},
+        "outputs": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": False, "required": ["sha256", "bytes"],
+            "properties": {"sha256": {"type": "string"}, "bytes": {"type": "integer", "minimum": 0}}}},
+        "software": {"type": "object", "additionalProperties": False,
+                     "required": ["rulegen", "weasyprint", "pydyf", "pango", "fonts"],
+                     "properties": {"rulegen": {"type": "string"}, "weasyprint": _TEXT_OR_NULL,
+                                    "pydyf": _TEXT_OR_NULL, "pango": _TEXT_OR_NULL, "fonts": _TEXT_BY_NAME}},
+        "data": {"type": "object", "additionalProperties": False,
+                 "required": ["jurisdiction", "jurisdiction_sha256", "sha256", "files"],
+                 "properties": {"jurisdiction": _TEXT_OR_NULL, "jurisdiction_sha256": _TEXT_OR_NULL,
+                                "sha256": {"type": "string"}, "files": _TEXT_BY_NAME}},
+        "options": {"type": "object"},
+        "findings": {"type": "array", "items": {"type": "object"}},
+        "signoffs": {"type": "array", "items": {"type": "object"}},
+        "figures": {"type": ["object", "null"]},
+        "date": {},
+    },
+}
+
+
+class ManifestError(ValueError):
+    """manifest.json is not one rulegen wrote: `reason` says how, as a predicate ("is not JSON: ...")."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def read_manifest(raw: bytes) -> Manifest:
+    """The manifest in `raw`, checked: JSON, of this format, in the canonical form rulegen writes (so its bytes are
+    the ones a build gives for its data), and of the form MANIFEST_SCHEMA gives. Raises ManifestError."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except Exception as exc:
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise ManifestError(f"is not JSON: {type(exc).__name__}" + (f": {text}" if text else "")) from None
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
+        raise ManifestError(f"is not a {MANIFEST_FORMAT} manifest")
+    if canonical_json(data) != raw:
+        raise ManifestError("is not in canonical form (sorted keys, fixed separators): it was not written by "
+                            "rulegen as it stands")
+    from jsonschema import Draft202012Validator
+
+    errors = sorted(Draft202012Validator(MANIFEST_SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        where = ".".join(str(step) for step in errors[0].absolute_path) or "the top"
+        raise ManifestError(f"does not have the form of a {MANIFEST_FORMAT} manifest: at {where}, "
+                            f"{errors[0].message}")
+    manifest: Manifest = data  # type: ignore[assignment]  # its form is MANIFEST_SCHEMA's, checked above
+    return manifest
 
 
 def sha256(data: bytes) -> str:
@@ -85,11 +228,12 @@ def canonical_json(value: object) -> bytes:
     return text.encode("ascii") + b"\n"
 
 
-def manifest_bytes(manifest: Mapping[str, object]) -> bytes:
+def manifest_bytes(manifest: Manifest) -> bytes:
+    """manifest.json's bytes: the manifest in canonical form."""
     return canonical_json(manifest)
 
 
-def _file_entry(name: str, data: bytes) -> dict[str, JSON]:
+def _file_entry(name: str, data: bytes) -> FileEntry:
     return {"file": name, "sha256": sha256(data), "bytes": len(data)}
 
 
@@ -110,39 +254,24 @@ def logo_of(offering: Offering) -> tuple[str, bytes] | None:
     return (PurePath(logo.name).as_posix(), logo.data) if logo is not None else None
 
 
-RendererVersions = Callable[[], Mapping[str, str | None]]
+# The versions of the renderer's libraries, {"weasyprint", "pydyf", "pango"}: version, or None where one cannot be
+# read. The render layer reads them; the build hands them to `build_manifest`, and verify is handed them with its
+# renderer (`rulegen.filing.rebuild.Reproducer`).
+RendererVersions = Mapping[str, str | None]
 
 
-def _no_renderer() -> Mapping[str, str | None]:
-    return {}
-
-
-_renderer_versions: RendererVersions = _no_renderer
-
-
-def use_renderer_versions(read: RendererVersions) -> None:
-    """Say how to read the versions of the renderer's libraries ({"weasyprint", "pydyf", "pango"}: version or
-    None). The build layer hands in the render layer's reader when it is imported; until then each is None."""
-    global _renderer_versions
-    _renderer_versions = read
-
-
-def software_versions() -> dict[str, JSON]:
-    """The versions of everything that shapes the rendered bytes: rulegen, WeasyPrint, pydyf, Pango, the fonts."""
+def software_versions(renderer: RendererVersions) -> Software:
+    """The versions of everything that shapes the rendered bytes: rulegen, WeasyPrint, pydyf, Pango (`renderer`, as
+    the render layer reads them), the fonts."""
     from rulegen import __version__
 
-    renderer = _renderer_versions()
     return {
         "rulegen": __version__,
         "weasyprint": renderer.get("weasyprint"),
         "pydyf": renderer.get("pydyf"),
-        "pango": pango_version(),
+        "pango": renderer.get("pango"),
         "fonts": dict(font_hashes()),
     }
-
-
-def pango_version() -> str | None:
-    return _renderer_versions().get("pango")
 
 
 def font_hashes() -> dict[str, str]:
@@ -170,7 +299,7 @@ def _data_file(path: Path) -> bytes:
         raise InputError(f"the data file {path} cannot be read: {exc.reason}") from None
 
 
-def data_hashes(jurisdiction_code: str | None) -> dict[str, JSON]:
+def data_hashes(jurisdiction_code: str | None) -> DataHashes:
     """The jurisdiction data and schemas a build used: each file's SHA-256, and one hash over all of them.
 
     The shipped data first, then each `RULEGEN_DATA_PATH` folder from the last to the first, so a file an extra
@@ -217,37 +346,47 @@ def offering_identity(offering: Offering) -> dict[str, JSON]:
 
 
 def build_manifest(*, offering: Offering, jurisdiction_code: str | None, outputs: Mapping[str, bytes],
-                   options: Mapping[str, object], findings: Iterable[object], signoffs: Iterable[object] | None = None,
-                   logo: tuple[str, bytes] | None = None,
-                   figures: Mapping[str, object] | None = None) -> dict[str, JSON]:
-    """The manifest of one build.
+                   options: Mapping[str, object], findings: Iterable[object], renderer_versions: RendererVersions,
+                   signoffs: Iterable[object] | None = None, logo: tuple[str, bytes] | None = None,
+                   figures: Mapping[str, object] | None = None) -> Manifest:
+    """The manifest of one build: the one place manifest.json is made (`manifest_bytes` writes it).
 
     `outputs` maps each output's file name to its bytes (rules.pdf and manifest.json, if given, are
     left out); `options` are the build options (paths reduced to their names); `findings` are the
-    validator's findings; `signoffs` the sign-offs as printed (the offering's `signoff` list when None,
-    plus, when signed, an entry for the signing certificate). `logo` overrides the logo read from the
+    validator's findings; `renderer_versions` those of the renderer's libraries the outputs were rendered with
+    (`rulegen.render.pdf.renderer_versions`); `signoffs` the sign-offs as printed (the offering's `signoff` list
+    when None, plus, when signed, an entry for the signing certificate). `logo` overrides the logo read from the
     offering's folder. `figures` are the mathematics the documents print, as the build computed them (see
-    `rulegen.build.filing_figures`); `verify` computes them again and compares.
+    `rulegen.assemble.filing_figures`); `verify` computes them again and compares.
     """
     data = offering.data if isinstance(offering.data, dict) else {}
     head = data.get("offering") or {}
     name = offering_file_name(offering)
     logo = logo if logo is not None else logo_of(offering)
-    hashed: dict[str, JSON] = {key: {"sha256": sha256(value), "bytes": len(value)}
-              for key, value in sorted(outputs.items()) if key not in UNHASHED_OUTPUTS}
+    hashed: dict[str, Digest] = {key: {"sha256": sha256(value), "bytes": len(value)}
+                                 for key, value in sorted(outputs.items()) if key not in UNHASHED_OUTPUTS}
     if signoffs is None:
         signoffs = data.get("signoff") or []
+    identity = offering_identity(offering)
+    recorded_options, recorded_signoffs = jsonable(options or {}), jsonable(list(signoffs))
+    recorded_figures = jsonable(figures) if figures is not None else None
+    if not isinstance(recorded_options, dict) or not isinstance(recorded_signoffs, list) \
+            or not isinstance(recorded_figures, (dict, type(None))):
+        raise TypeError("the build options and the figures are mappings, the sign-offs a list")
+    source = _file_entry(name, offering.source)
     return {
         "format": MANIFEST_FORMAT,
-        "offering": {**_file_entry(name, offering.source), **offering_identity(offering)},
+        "offering": {"file": source["file"], "sha256": source["sha256"], "bytes": source["bytes"],
+                     "id": identity["id"], "jurisdiction": identity["jurisdiction"], "version": identity["version"],
+                     "effective_date": identity["effective_date"]},
         "logo": _file_entry(*logo) if logo else None,
         "outputs": hashed,
-        "software": software_versions(),
+        "software": software_versions(renderer_versions),
         "data": data_hashes(jurisdiction_code),
-        "options": jsonable(options or {}),
+        "options": recorded_options,
         "findings": [_finding_json(f, name) for f in findings or []],
-        "signoffs": jsonable(list(signoffs)),
-        "figures": jsonable(figures) if figures is not None else None,
+        "signoffs": recorded_signoffs,
+        "figures": recorded_figures,
         # The build's date is the offering's effective date, never the clock.
         "date": jsonable(head.get("effective_date")),
     }

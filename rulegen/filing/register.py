@@ -33,9 +33,9 @@ from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from rulegen.errors import ExitCode, InputError
-from rulegen.filing.manifest import canonical_json, sha256
+from rulegen.filing.manifest import manifest_bytes, sha256
 from rulegen.filing.register_store import filings, flags, settings, write_lock
-from rulegen.filing.rebuild import PackageRenderer
+from rulegen.filing.rebuild import Reproducer
 from rulegen.filing.verify import VerifyReport, filing_paths, load_trust_roots, trust_paths, verify_filing
 
 FLAG_TITLES = {
@@ -112,11 +112,11 @@ def set_jurisdiction(engine: Engine, code: str | None) -> None:
 def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, environ: Any = None,
                 progress: Callable[[AddResult], None] | None = None,
                 clock: Callable[[], _dt.datetime] | None = None,
-                reproduce: PackageRenderer | None = None) -> list[AddResult]:
+                reproduce: Reproducer | None = None) -> list[AddResult]:
     """Verify and record every filing under `paths` (files and folders, as verify takes them).
 
     `reproduce` is the renderer full verification builds the signed offering again with (the command hands in
-    `rulegen.build.reproduce_filing_for_verify`): only a filing whose every byte it reproduces is recorded as
+    `rulegen.assemble.reproduce_filing_for_verify`): only a filing whose every byte it reproduces is recorded as
     verified; without it a filing is at best recorded as intact (integrity only)."""
     roots = load_trust_roots(trust_paths(trust, environ))
     results = []
@@ -200,14 +200,14 @@ def _iso(moment: Any) -> str:
 
 
 def _counts(report: VerifyReport) -> dict[str, int]:
-    findings = (report.manifest or {}).get("findings") or []
+    findings = report.manifest["findings"] if report.manifest is not None else []
     levels = [f.get("level") for f in findings if isinstance(f, dict)]
     return {"errors": levels.count("error"), "warnings": levels.count("warning"), "notes": levels.count("note")}
 
 
 def _row(report: VerifyReport, received: _dt.datetime, result: AddResult) -> dict[str, Any]:
     manifest = report.manifest
-    offering = (manifest or {}).get("offering") if isinstance((manifest or {}).get("offering"), dict) else {}
+    offering = manifest["offering"] if manifest is not None else None
     return {
         "received_at": received,
         "path": report.path,
@@ -220,8 +220,8 @@ def _row(report: VerifyReport, received: _dt.datetime, result: AddResult) -> dic
         "exit_code": report.exit_code,
         "first_problem": report.first_problem,
         "rules_sha256": report.rules_sha256,
-        "manifest_sha256": sha256(canonical_json(manifest)) if manifest is not None else None,
-        "offering_sha256": offering.get("sha256") if offering else None,
+        "manifest_sha256": sha256(manifest_bytes(manifest)) if manifest is not None else None,
+        "offering_sha256": offering["sha256"] if offering is not None else None,
         "signer": report.signer,
         "signer_subject": report.signer_subject,
         "signer_fingerprint": report.signer_fingerprint,
@@ -326,8 +326,7 @@ def _changes_section_problem(previous: Row[Any], report: VerifyReport) -> str | 
     """Whether the filing's "changes from revision N" section, when it prints one from the revision the register
     holds as its previous, is the section a build gives from that revision's offering; None if it is, or if
     there is nothing to compare."""
-    options = (report.manifest or {}).get("options")
-    printed = options.get("changes") if isinstance(options, dict) else None
+    printed = report.manifest["options"].get("changes") if report.manifest is not None else None
     if not isinstance(printed, dict) or previous.offering_source is None or report.offering_source is None:
         return None
     if printed.get("from_revision") != previous.revision:

@@ -1,5 +1,5 @@
-"""The fast exact analysis of the main game: every figure of `rulegen.math.kernels.analyse_hands`, to the last
-digit, in a fraction of its time. Layer: math (below `main_game`, which drives it; imports numpy, its
+"""The fast exact analysis of the main game: every figure of the previous analysis (tests/reference_kernel.py), to
+the last digit, in a fraction of its time. Layer: math (below `main_game`, which drives it; imports numpy, its
 kernels and the kernels' named results only).
 
 The game tree has 1,326 x 1,225 x 1,128 x 46 = 84,284,272,800 deals. Every reduction below is exact, and every
@@ -79,8 +79,8 @@ def analyse_hands(holes: np.ndarray, ante: np.ndarray, cc: np.ndarray, scale: in
     """The exact analysis of the starting hands whose representative hole cards are the rows of `holes`.
 
     `ante` and `cc` are the integer payouts per pay class (odds times `scale`), `cc` non-decreasing. Returns
-    a HandAnalysis with one row per hand, as `rulegen.math.kernels.analyse_hands` does, equal to it. The hands
-    run on `threads` threads (default: numba's thread count), the costliest first; each writes only its own
+    a HandAnalysis with one row per hand, as the reference kernel (tests/reference_kernel.py) does, equal to it.
+    The hands run on `threads` threads (default: numba's thread count), the costliest first; each writes only its own
     rows, so the result does not depend on the threads or their order. `progress(done, total)` is called
     in the calling thread as hands finish.
     """

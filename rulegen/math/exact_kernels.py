@@ -1,9 +1,10 @@
 """The compiled (numba) kernels of the fast exact main-game analysis; `rulegen.math.exact` drives them and
 explains the reductions. Layer: math (numpy + numba only; no rulegen import but `fasteval.popcount`).
 
-Units as in `rulegen.math.kernels`: payouts are integers (odds times `scale`), choices 0 = fold, 1 = 1x,
-3 = 3x, the smaller wager on an exact tie. Cards inside a starting hand are relabelled 0..49 (the cards not in
-the hole, in increasing order), so a set of them is a 50-bit mask and a pair of them an index 0..1224.
+Units as in the reference kernel the tests keep (tests/reference_kernel.py): payouts are integers (odds times
+`scale`), choices 0 = fold, 1 = 1x, 3 = 3x, the smaller wager on an exact tie. Cards inside a starting hand are
+relabelled 0..49 (the cards not in the hole, in increasing order), so a set of them is a 50-bit
+mask and a pair of them an index 0..1224.
 """
 
 from __future__ import annotations

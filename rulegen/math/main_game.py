@@ -21,8 +21,8 @@ The game tree has 1,326 x 1,225 x 1,128 x 46 (about 84 billion) leaves. Each red
 All payouts are integers (odds times the LCM of the denominators), so EV comparisons are exact and ties are
 detected; on a tie the strategy takes the smaller wager (fold before 1x before 3x).
 
-The reductions above are those of the previous implementation (`run_reference_kernel`, rulegen.math.kernels),
-kept to check against. The analysis runs the fast algorithm of rulegen.math.exact (`run_kernel`), which adds
+The reductions above are those of the previous implementation (tests/reference_kernel.py), which the tests keep
+to check against. The analysis runs the fast algorithm of rulegen.math.exact (`run_kernel`), which adds
 masks intersected per deal, decisions kept as bits, joint pay classes for the distribution and a thread pool
 (its docstring lists them), with the same figures to the last digit.
 """
@@ -39,10 +39,11 @@ from rulegen.math.deals import (
     ACROSS_PAIRS, DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, N_PAIRS, TOTAL_DEALS, StartingHand, across_orbits,
     integer_payouts, pair_cards, starting_hands,
 )
-from rulegen.math.kernel_types import HandAnalysis, KernelRun, hand_row
+from rulegen.math.kernel_types import KernelRun, hand_row
+from rulegen.math.payload import from_payload, to_payload
 from rulegen.math.results import (
     ChoiceFrequencies, DecisionFrequencies, GrossPayout, MainGameAnalysis, NetOutcome, PaytableIdentity,
-    StartingHandValue, TieCounts, from_payload, to_payload,
+    StartingHandValue, TieCounts,
 )
 
 if TYPE_CHECKING:
@@ -58,15 +59,6 @@ TIE_RULE = "on an exact tie between two choices the strategy takes the smaller w
 CODE_VERSION = "main-game-5"  # bump when the analysis changes what it computes or how its result is stored
 CHOICE_NAMES = {0: "fold", 1: "1x", 3: "3x"}
 CHOICE_COLUMN = {0: 0, 1: 1, 3: 2}  # a choice's column in HandAnalysis.ev
-
-
-def _levels(cc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    import numpy as np
-    levels = [k for k in range(1, 11) if cc[k] != cc[k - 1]]
-    deltas = [int(cc[k] - cc[k - 1]) for k in levels]
-    if not levels:  # a table that pays the same for every hand: keep one (zero) step for array shapes
-        levels, deltas = [10], [0]
-    return np.array(levels, dtype=np.int64), np.array(deltas, dtype=np.int64)
 
 
 def paytables_of(rules_or_paytables):
@@ -85,7 +77,7 @@ def _histogram_bounds(an: np.ndarray, cc: np.ndarray) -> tuple[int, int, int]:
 
 def run_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progress=None) -> KernelRun:
     """The exact analysis of `hands` (default all 169) by the fast algorithm (rulegen.math.exact): per hand
-    the arrays run_reference_kernel returns, equal to them to the last digit."""
+    the arrays of the previous implementation (tests/reference_kernel.py), equal to them to the last digit."""
     import numpy as np
     from rulegen.math import exact
 
@@ -98,46 +90,6 @@ def run_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progr
     out = exact.analyse_hands(holes, payouts.ante, payouts.criss_cross, payouts.scale, net_low, net_size,
                               gross_size, progress=progress)
     return KernelRun(tuple(hands), tuple(hand_row(out, j) for j in range(len(hands))), payouts.scale, net_low)
-
-
-def run_reference_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progress=None,
-                         batch: int = 12) -> KernelRun:
-    """The previous implementation of the analysis (rulegen.math.kernels), kept to check the fast one against
-    it (tests, benchmark); the same results, several times slower."""
-    import numpy as np
-    from rulegen.evaluator import strength_arrays
-    from rulegen.math.kernels import analyse_hands
-
-    if not criss_cross.is_monotone():
-        raise ValueError("the Criss Cross paytable pays less for a better hand; the Middle bet is undefined")
-    hands = list(hands or starting_hands())
-    payouts = integer_payouts(criss_cross, ante)
-    an, cc = payouts.ante, payouts.criss_cross
-    levels, deltas = _levels(cc)
-    card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
-    net_low, net_size, gross_size = _histogram_bounds(an, cc)
-    # Balance the two cores: interleave the expensive classes (offsuit) with the cheap ones.
-    order = sorted(range(len(hands)), key=lambda i: -len(across_orbits(hands[i]).representatives))
-    results: list[HandAnalysis | None] = [None] * len(hands)
-    done = 0
-    for start in range(0, len(order), batch):
-        chunk = order[start:start + batch]
-        holes = np.array([hands[i].cards for i in chunk], dtype=np.int64)
-        reps, weights, offsets = [], [], [0]
-        for i in chunk:
-            orbits = across_orbits(hands[i])
-            reps.append(orbits.representatives)
-            weights.append(orbits.weights)
-            offsets.append(offsets[-1] + len(orbits.representatives))
-        out = analyse_hands(holes, np.array(offsets, dtype=np.int64), np.concatenate(reps), np.concatenate(weights),
-                            pair_cards(), card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), an, cc,
-                            levels, deltas, payouts.scale, net_low, net_size, gross_size)
-        for j, i in enumerate(chunk):
-            results[i] = hand_row(out, j)
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(hands))
-    return KernelRun(tuple(hands), tuple(r for r in results if r is not None), payouts.scale, net_low)
 
 
 def strategy_tables(criss_cross, ante) -> montecarlo.Strategy:

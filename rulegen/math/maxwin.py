@@ -26,7 +26,8 @@ from functools import lru_cache
 from rulegen.game import MAIN_WAGERS
 from rulegen.math.cache import memoised as disk_memoised
 from rulegen.money import dollars
-from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound, from_payload, to_payload
+from rulegen.math.payload import from_payload, to_payload
+from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound
 
 CODE_VERSION = "maxwin-4"
 READING = ("both antes at the table minimum and every raise at 3x, plus the Five Card Bonus at its minimum when the "

@@ -2,7 +2,7 @@
 
 Render layer: each function turns what it is given (the resolved offering, the math results, the
 DRAFT status, the attachments the filing layer prepared) into PDF bytes. It imports neither filing nor
-validate; the build layer (`rulegen.build`) decides the order and hands each piece what it needs.
+validate; the build layer (`rulegen.assemble`) decides the order and hands each piece what it needs.
 """
 
 from __future__ import annotations

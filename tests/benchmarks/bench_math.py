@@ -6,7 +6,7 @@ apart, with an empty NUMBA_CACHE_DIR ("first run"). Medians of several runs; the
 and each step's CPU time are printed (on a shared machine the wall time follows the load).
 
 The exact main-game analysis is timed three ways, for the fast algorithm (rulegen.math.exact) and, in the same
-run, the previous one (main_game.run_reference_kernel), whose ratio is printed:
+run, the previous one (tests/reference_kernel.py), whose ratio is printed:
 - cold: a fresh process, the result cache empty; the timer runs around analyse_main_game only, so it includes
   importing numba and loading the compiled kernels from numba's cache (numba's fixed start-up is printed apart);
 - warm: the same process analyses two more paytables (HOUSE, an odd table) after a first one: what each further
@@ -32,7 +32,8 @@ ROOT = HERE.parent.parent
 
 REFERENCE = """
 from rulegen.math import main_game as _mg
-_mg.run_kernel = _mg.run_reference_kernel
+from tests.reference_kernel import run_reference_kernel
+_mg.run_kernel = run_reference_kernel
 """
 
 WARM = """
@@ -53,11 +54,12 @@ import numpy as np
 from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS
 from rulegen.math import main_game as mg
 from tests.conftest_math import HOUSE, THIRDS  # the tables the tests compare on
+from tests.reference_kernel import run_reference_kernel
 fast_kernel = mg.run_kernel
 checked = []
 for name, table in (("standard", STANDARD_CRISS_CROSS), ("HOUSE", HOUSE), ("thirds", THIRDS)):
     runs = {}
-    for which, kernel in (("fast", fast_kernel), ("reference", mg.run_reference_kernel)):
+    for which, kernel in (("fast", fast_kernel), ("reference", run_reference_kernel)):
         mg.run_kernel = kernel
         runs[which] = (kernel(table, STANDARD_ANTE), mg.analyse_main_game((table, STANDARD_ANTE), use_cache=False,
                                                                          monte_carlo_rounds=0))

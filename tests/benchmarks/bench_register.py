@@ -47,8 +47,8 @@ def rulegen_reproducing_the_factory() -> list[str]:
     """`rulegen`, with the factory's own product standing in for the pipeline's renderer that full verification
     reproduces a filing with (these filings are stand-ins, which the pipeline does not build): the measure is
     of verify's and the register's own work, the reproduction being a cheap rendering of one page."""
-    code = (f"import sys; sys.path.append({str(TESTS.parent)!r}); import rulegen.build, tests.filing_factory as f; "
-            "rulegen.build.reproduce_filing_for_verify = f.reproduce; sys.argv[0] = 'rulegen'; "
+    code = (f"import sys; sys.path.append({str(TESTS.parent)!r}); import rulegen.assemble, tests.filing_factory as f; "
+            "rulegen.assemble.reproduce_filing_for_verify = f.reproduce; sys.argv[0] = 'rulegen'; "
             "from rulegen.cli import main; main()")
     return [sys.executable, "-c", code]
 

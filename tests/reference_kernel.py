@@ -1,4 +1,7 @@
-"""The compiled heart of the exact main-game analysis (numba). `main_game.py` drives it and explains it.
+"""The previous implementation of the exact main-game analysis (numba), kept as the tests' oracle: the fast analysis
+the product runs (rulegen.math.exact, driven by rulegen.math.main_game, which explains the reductions both make)
+must give its figures to the last digit. `run_reference_kernel` drives it as `main_game.run_kernel` drives the
+fast one; tests/test_math_exact.py compares a spread of hands, tests/benchmarks/bench_math.py all 169.
 
 Units: every payout is an integer, the odds scaled by `scale` (the LCM of the paytables' denominators), so
 every EV comparison below is exact and ties are real ties. Choices are coded 0 = fold, 1 = 1x, 3 = 3x; on a
@@ -10,8 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rulegen.evaluator import strength_arrays
+from rulegen.math.deals import StartingHand, across_orbits, integer_payouts, pair_cards, starting_hands
 from rulegen.math.fasteval import eval5, popcount
-from rulegen.math.kernel_types import HandAnalysis
+from rulegen.math.kernel_types import HandAnalysis, KernelRun, hand_row
+from rulegen.math.main_game import _histogram_bounds
 
 FULL_DECK = (1 << 52) - 1
 MIDDLE_CARDS = 46  # after the two hole cards and two pairs of outside cards
@@ -218,3 +224,47 @@ def analyse_hands(holes, rep_offsets, rep_pairs, rep_weights, pair_cards, card_k
             if (ch2 == 0 and (s1 == acc_fold or s3 == acc_fold)) or (ch2 == 1 and s3 == s1):
                 ties[c, 1] += weight
     return HandAnalysis(ev1, choice1, choice2, down_counts, middle_counts, ties, net_hist, gross_hist)
+
+
+def _levels(cc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    levels = [k for k in range(1, 11) if cc[k] != cc[k - 1]]
+    deltas = [int(cc[k] - cc[k - 1]) for k in levels]
+    if not levels:  # a table that pays the same for every hand: keep one (zero) step for array shapes
+        levels, deltas = [10], [0]
+    return np.array(levels, dtype=np.int64), np.array(deltas, dtype=np.int64)
+
+
+def run_reference_kernel(criss_cross, ante, hands: list[StartingHand] | None = None, progress=None,
+                         batch: int = 12) -> KernelRun:
+    """The previous implementation of the analysis, kept to check the fast one against (tests, benchmark): the
+    arrays `rulegen.math.main_game.run_kernel` returns, several times slower."""
+    if not criss_cross.is_monotone():
+        raise ValueError("the Criss Cross paytable pays less for a better hand; the Middle bet is undefined")
+    hands = list(hands or starting_hands())
+    payouts = integer_payouts(criss_cross, ante)
+    an, cc = payouts.ante, payouts.criss_cross
+    levels, deltas = _levels(cc)
+    card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
+    net_low, net_size, gross_size = _histogram_bounds(an, cc)
+    # Balance the two cores: interleave the expensive classes (offsuit) with the cheap ones.
+    order = sorted(range(len(hands)), key=lambda i: -len(across_orbits(hands[i]).representatives))
+    results: list[HandAnalysis | None] = [None] * len(hands)
+    done = 0
+    for start in range(0, len(order), batch):
+        chunk = order[start:start + batch]
+        holes = np.array([hands[i].cards for i in chunk], dtype=np.int64)
+        reps, weights, offsets = [], [], [0]
+        for i in chunk:
+            orbits = across_orbits(hands[i])
+            reps.append(orbits.representatives)
+            weights.append(orbits.weights)
+            offsets.append(offsets[-1] + len(orbits.representatives))
+        out = analyse_hands(holes, np.array(offsets, dtype=np.int64), np.concatenate(reps), np.concatenate(weights),
+                            pair_cards(), card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), an, cc,
+                            levels, deltas, payouts.scale, net_low, net_size, gross_size)
+        for j, i in enumerate(chunk):
+            results[i] = hand_row(out, j)
+        done += len(chunk)
+        if progress is not None:
+            progress(done, len(hands))
+    return KernelRun(tuple(hands), tuple(r for r in results if r is not None), payouts.scale, net_low)

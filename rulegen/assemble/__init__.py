@@ -1,5 +1,8 @@
 """The build layer: `rulegen build`, step by step, for one offering, and the renderer `verify --rebuild` is handed.
 
+The package is named `assemble`, not `build`: a folder named build/ is where builds are written, and tools that
+skip build output (git ignores, linters, test collection, packagers) would skip the layer's source with it.
+
 validate → math → render → filing → publish. This package decides the order and nothing else: it checks
 nothing itself (validate does), computes nothing (math does), draws nothing (render does) and seals nothing
 (filing does). It is the one place that knows all four, so none of them has to know another above it:
@@ -11,7 +14,7 @@ nothing itself (validate does), computes nothing (math does), draws nothing (ren
 5. write the manifest (it hashes every output except rules.pdf);
 6. render rules.pdf with the offering, its logo and the manifest attached;
 7. sign rules.pdf, when asked;
-8. publish the folder atomically (`rulegen.build.publish`).
+8. publish the folder atomically (`rulegen.assemble.publish`).
 """
 
 from __future__ import annotations
@@ -24,10 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulegen.build import publish
-from rulegen.build.processes import Batch
+from rulegen.assemble import publish
+from rulegen.assemble.processes import Batch
 from rulegen.errors import ExitCode, InputError, InvalidOfferingError, RulegenError, UsageError
 from rulegen.filing import manifest as filing_manifest
+from rulegen.filing.rebuild import Reproducer
 from rulegen.findings import Finding
 from rulegen.render import documents
 from rulegen.render import pdf as render_pdf
@@ -36,12 +40,9 @@ from rulegen.resolved import ResolvedOffering, resolve
 from rulegen.render.signage import sign_size as check_sign_size
 
 if TYPE_CHECKING:
+    from rulegen.filing.manifest import Manifest
     from rulegen.math.results import MathReport
     from rulegen.offering import Offering
-
-# The manifest records the versions of the renderer's libraries; the filing layer never imports the renderer, so
-# the build hands it the render layer's reader.
-filing_manifest.use_renderer_versions(render_pdf.renderer_versions)
 
 RULES_PDF = "rules.pdf"
 RULES_HTML = "rules.html"
@@ -122,26 +123,12 @@ def math_results(offering: ResolvedOffering, *, use_cache: bool = True,
     return results
 
 
-# The figures a filing records in its manifest (paths into `math --json`): the exact expected values where the
-# math gives them, and the figures the documents print. verify --rebuild computes them afresh and compares.
-FILING_FIGURES = (
-    "main_game.ev_per_ante_exact", "main_game.variance_exact", "main_game.average_total_wager_exact",
-    "main_game.house_edge_per_ante", "main_game.element_of_risk", "main_game.hit_frequency",
-    "five_card_bonus.ev", "five_card_bonus.house_edge", "six_card_bonus.ev", "six_card_bonus.house_edge",
-    "bonus_spin.return_per_wager", "bonus_spin.return_per_mean_prize", "max_win_per_round_at_minimum",
-)
+def filing_figures(results: MathReport) -> dict[str, Any]:
+    """The figures a filing records in its manifest (`rulegen.math.figures.FILED_FIGURES`), from the math report:
+    verify computes them afresh and compares."""
+    from rulegen.math.figures import filed_figures
 
-
-def filing_figures(results: Any) -> dict[str, Any]:
-    """The figures of `FILING_FIGURES` from the math report (None where a wager is not offered)."""
-    document = results.to_json()
-    figures: dict[str, Any] = {}
-    for path in FILING_FIGURES:
-        node: Any = document
-        for step in path.split("."):
-            node = node.get(step) if isinstance(node, dict) else None
-        figures[path] = node
-    return figures
+    return filed_figures(results)
 
 
 class FiguresDiffer(RulegenError):
@@ -157,8 +144,10 @@ def check_figures(recorded: dict[str, Any] | None, fresh: dict[str, Any]) -> Non
     from rulegen.filing.manifest import jsonable
 
     fresh = jsonable(fresh)
+    from rulegen.math.figures import FILED_FIGURES
+
     differ = [f"{path} records {recorded.get(path)!r}, computed afresh {fresh[path]!r}"
-              for path in FILING_FIGURES if recorded.get(path) != fresh.get(path)]
+              for path in FILED_FIGURES if recorded.get(path) != fresh.get(path)]
     if differ:
         raise FiguresDiffer("the figures recorded in the manifest are not the figures computed afresh from the "
                             "attached offering: " + "; ".join(differ))
@@ -319,9 +308,12 @@ def render_package(loaded: Offering, offering: ResolvedOffering, results: MathRe
             made[APPENDIX_PDF] = pieces.result(APPENDIX_PDF)
             step("appendix")
             outputs = {name: made[name] for name in (RULES_HTML, SIGNAGE_PDF, APPENDIX_PDF)}
+            # The manifest records the versions of the renderer's libraries; the filing layer never imports the
+            # renderer, so the build reads them here and passes them.
             manifest = build_manifest(offering=loaded, jurisdiction_code=offering.jurisdiction.code,
                                       outputs=outputs, figures=filing_figures(results), options=options,
-                                      findings=findings, signoffs=loaded.data.get("signoff") or [])
+                                      findings=findings, renderer_versions=render_pdf.renderer_versions(),
+                                      signoffs=loaded.data.get("signoff") or [])
             made[MANIFEST_JSON] = manifest_bytes(manifest)
             step("manifest")
             return pdf_attachments(loaded, manifest, made[MANIFEST_JSON])
@@ -345,7 +337,7 @@ def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False
     return rendering.pdf, loaded, findings + rendering.findings  # the logo's resolution, measured as laid out
 
 
-def pdf_attachments(offering: Offering, manifest: Mapping[str, object], manifest_data: bytes | None = None,
+def pdf_attachments(offering: Offering, manifest: Manifest, manifest_data: bytes | None = None,
                     logo: tuple[str, bytes] | None = None) -> list[Any]:
     """The attachments of rules.pdf: the filing layer names the files and their bytes (the offering, its logo, the
     manifest), the render layer wraps them for WeasyPrint, dated with the offering's effective date."""
@@ -357,7 +349,7 @@ def pdf_attachments(offering: Offering, manifest: Mapping[str, object], manifest
 # --- verify --rebuild -------------------------------------------------------------------------------------------
 
 def render_rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
-                                manifest: dict[str, Any], signer: str | None) -> bytes:
+                                manifest: Manifest, signer: str | None) -> bytes:
     """The unsigned rules.pdf a build with the manifest's options renders today from the attached files.
 
     This is the renderer `rulegen verify --rebuild` hands the filing layer (`rulegen.filing.rebuild`).
@@ -383,10 +375,10 @@ def write_attached(root: Path, name: str, source: bytes, logo: tuple[str, bytes]
 
 
 def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
-                          manifest: dict[str, Any], signer: str | None) -> bytes:
+                          manifest: Manifest, signer: str | None) -> bytes:
     from rulegen.filing import manifest_bytes
 
-    options = manifest.get("options") or {}
+    options: dict[str, Any] = dict(manifest["options"])
     safe_name = Path(name).name or "offering.yaml"
     with tempfile.TemporaryDirectory(prefix="rulegen-rebuild-") as folder:
         root = Path(folder)
@@ -395,7 +387,7 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
         offering = settled(loaded)
         draft = draft_status(offering, bool(options.get("final")))
         results = math_results(offering)
-        check_figures(manifest.get("figures"), filing_figures(results))
+        check_figures(manifest["figures"], filing_figures(results))
         html = render_rules_html(offering, results, draft=draft,
                                  signer=options.get("signer", signer), changes=options.get("changes"))
         data = manifest_bytes(manifest)
@@ -403,10 +395,10 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
         return rules_pdf_from_html(offering, html, attachments)
 
 
-def reproduce_filing_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] | None,
-                                options: Mapping[str, Any], signer: str | None) -> dict[str, bytes]:
+def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None, options: Mapping[str, Any],
+                     signer: str | None) -> dict[str, bytes]:
     """Every file of the package a build of the signed offering gives here, rules.pdf unsigned as the signer is
-    handed it: the renderer `rulegen verify` hands the filing layer (`rulegen.filing.rebuild.PackageRenderer`).
+    handed it: the renderer `rulegen verify` is handed (`reproduce_filing_for_verify`).
 
     Only the offering and its logo are taken as given, written to a private folder, loaded and validated there
     (an error-level finding raises OfferingInvalid). Of the manifest, only the build options the offering does
@@ -435,8 +427,13 @@ def reproduce_filing_for_verify(*, source: bytes, name: str, logo: tuple[str, by
                               print_proof=print_proof, signer=signer, changes=changes, options=recorded)
 
 
+# What `rulegen verify` is handed to reproduce a filing: the renderer above, and the reader of the versions of the
+# renderer's libraries, which the manifest records (read when a reproduction is attempted, not on import).
+reproduce_filing_for_verify = Reproducer(reproduce_filing, render_pdf.renderer_versions)
+
+
 __all__ = [
     "BuildOptions", "BuildResult", "OfferingInvalid", "STEPS", "build", "build_signage",
     "load_and_validate", "math_results", "pdf_attachments", "render_package", "render_rules_pdf_for_verify",
-    "reproduce_filing_for_verify",
+    "reproduce_filing", "reproduce_filing_for_verify",
 ]
