@@ -146,7 +146,7 @@ def check_figures(recorded: dict[str, Any] | None, fresh: dict[str, Any]) -> Non
     fresh = jsonable(fresh)
     from rulegen.math.figures import FILED_FIGURES
 
-    differ = [f"{path} records {recorded.get(path)!r}, computed afresh {fresh[path]!r}"
+    differ = [f"{path} records {recorded.get(path)!r}, computed afresh {fresh.get(path)!r}"
               for path in FILED_FIGURES if recorded.get(path) != fresh.get(path)]
     if differ:
         raise FiguresDiffer("the figures recorded in the manifest are not the figures computed afresh from the "

@@ -303,10 +303,11 @@ def data_hashes(jurisdiction_code: str | None) -> DataHashes:
     """The jurisdiction data and schemas a build used: each file's SHA-256, and one hash over all of them.
 
     The shipped data first, then each `RULEGEN_DATA_PATH` folder from the last to the first, so a file an extra
-    folder adds or replaces is recorded with the bytes the build read."""
+    folder adds or replaces is recorded with the bytes the build read. With a jurisdiction, only its own files and
+    the shared schemas: a filing names no other jurisdiction's data."""
     from rulegen.resources import data_roots
 
-    files: dict[str, str] = {}
+    candidates: dict[str, Path] = {}
     for root in reversed(data_roots()):
         for label in ("jurisdictions", "schemas"):
             folder = root / label
@@ -315,7 +316,15 @@ def data_hashes(jurisdiction_code: str | None) -> DataHashes:
             for path in sorted(folder.rglob("*")):
                 if path.is_file() and "samples" not in path.relative_to(folder).parts \
                         and path.suffix in (".yaml", ".json"):
-                    files[f"{label}/{path.relative_to(folder).as_posix()}"] = sha256(_data_file(path))
+                    candidates[f"{label}/{path.relative_to(folder).as_posix()}"] = path
+    codes = {name.split("/")[-1].split(".")[0] for name in candidates
+             if name.startswith("jurisdictions/") and name.count("/") == 1}
+    own = (jurisdiction_code or "").lower()
+    files: dict[str, str] = {}
+    for name, path in candidates.items():
+        stem = name.split("/")[-1].split(".")[0]
+        if jurisdiction_code is None or stem == own or stem not in codes:
+            files[name] = sha256(_data_file(path))
     combined = sha256("".join(f"{name}\0{digest}\n" for name, digest in sorted(files.items())).encode())
     jurisdiction_file = f"jurisdictions/{(jurisdiction_code or '').lower()}.yaml"
     return {

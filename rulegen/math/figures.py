@@ -63,7 +63,8 @@ def figure_at(document: Mapping[str, Any], path: str) -> Any:
 
 
 def filed_figures(results: MathReport) -> dict[str, Any]:
-    """The figures a filing records (`FILED_FIGURES`) from the math report, by dotted path (None where a wager is
-    not offered)."""
+    """The figures a filing records (`FILED_FIGURES`) from the math report, by dotted path; a figure of a wager the
+    table does not offer is left out, so a filing names only its own wagers."""
     document = results.to_json()
-    return {path: figure_at(document, path) for path in FILED_FIGURES}
+    found = {path: figure_at(document, path) for path in FILED_FIGURES}
+    return {path: value for path, value in found.items() if value is not None}
