@@ -24,6 +24,10 @@ def register(app: typer.Typer) -> None:
         sign_size: Annotated[str, sign_size_option(SIZE_HELP)] = "letter",
         print_proof: Annotated[bool, typer.Option(
             "--print", help="The printer's file: PDF/X-4, CMYK, 0.125 in bleed, crop marks in a slug.")] = False,
+        icc: Annotated[Path | None, typer.Option(
+            "--icc", help="With --print: the print shop's CMYK profile (GRACoL, SWOP...), embedded as the output "
+                          "intent and used to convert colour (default: the shipped ISO Coated v2).",
+            show_default=False)] = None,
         final: Annotated[bool, typer.Option("--final", help="No DRAFT marks; needs every sign-off role.")] = False,
         output: Annotated[Path | None, typer.Option(
             "-o", "--output", help="Where to write the PDF (default: <id>-signage.pdf).", show_default=False)] = None,
@@ -33,7 +37,7 @@ def register(app: typer.Typer) -> None:
         from rulegen.build.publish import publish_file
 
         pdf, offering, findings = build_signage(file, size=sign_size, print_proof=print_proof, final=final,
-                                                display=str(file))
+                                                display=str(file), icc=icc)
         target = output or Path(f"{offering.data['offering']['id']}-signage.pdf")
         publish_file(target, pdf)
         for finding in findings:
