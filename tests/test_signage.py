@@ -156,3 +156,27 @@ def test_an_rgb_or_malformed_profile_is_refused(tmp_path):
     result, _ = sign(tmp_path, "--icc", str(cut))
     assert result.exit_code == 2 and "give --print too" in result.stderr
 
+
+# --- the file's name, title and date ---------------------------------------------------------------------------------
+
+def test_the_default_name_carries_the_size_so_sizes_do_not_replace_each_other(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for size in ("letter", "24x36in"):
+        result = CliRunner().invoke(app, ["signage", str(PA), "--sign-size", size, "--print"])
+        assert result.exit_code == 0, result.output
+        assert "the printer's file" in result.stdout and "proof" not in result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["allegheny-crossing-ccp-signage-24x36in.pdf",
+                                                          "allegheny-crossing-ccp-signage-letter.pdf"]
+
+
+def test_the_title_names_the_operator_and_sign_and_the_date_is_the_latest_signoff(tmp_path):
+    from rulegen.offering import load_offering
+
+    result, out = sign(tmp_path, "--sign-size", "limit-card")
+    assert result.exit_code == 0, result.output
+    info = PdfReader(out).metadata
+    operator = load_offering(PA).data["offering"]["operator"]["name"]
+    assert info.title == f"{operator} — Criss Cross Poker limit card, limit-card 4 × 6 in"
+    latest = max(str(entry["date"]) for entry in load_offering(PA).data["signoff"])
+    assert info["/CreationDate"].startswith("D:" + latest.replace("-", ""))
+    assert latest < str(load_offering(PA).data["offering"]["effective_date"])

@@ -30,7 +30,8 @@ def register(app: typer.Typer) -> None:
             show_default=False)] = None,
         final: Annotated[bool, typer.Option("--final", help="No DRAFT marks; needs every sign-off role.")] = False,
         output: Annotated[Path | None, typer.Option(
-            "-o", "--output", help="Where to write the PDF (default: <id>-signage.pdf).", show_default=False)] = None,
+            "-o", "--output", help="Where to write the PDF (default: <id>-signage-<size>.pdf).",
+            show_default=False)] = None,
     ) -> None:
         """Render the table sign for a sign printer: every paytable offered, the ante limits, the payout limit."""
         from rulegen.build import build_signage
@@ -38,10 +39,17 @@ def register(app: typer.Typer) -> None:
 
         pdf, offering, findings = build_signage(file, size=sign_size, print_proof=print_proof, final=final,
                                                 display=str(file), icc=icc)
-        target = output or Path(f"{offering.data['offering']['id']}-signage.pdf")
+        target = output or Path(default_name(offering.data["offering"]["id"], sign_size))
         publish_file(target, pdf)
         for finding in findings:
             if finding.level == "warning":
                 typer.echo(printable_line(finding.format()), err=True)
-        typer.echo(printable_line(f"{file}: wrote {target} ({sign_size}{', printer proof' if print_proof else ''}"
-                                  f"{'' if final else ', DRAFT'})"))
+        kind = ", the printer's file" if print_proof else ""
+        typer.echo(printable_line(f"{file}: wrote {target} ({sign_size}{kind}{'' if final else ', DRAFT'})"))
+
+
+def default_name(offering_id: str, size: str) -> str:
+    """`<id>-signage-<size>.pdf`: a second size never replaces the first (`tabloid`, `24x36in`, `a3-landscape`)."""
+    from rulegen.render.signage import sign_size as parse
+
+    return f"{offering_id}-signage-{parse(size).name}.pdf"

@@ -430,6 +430,7 @@ def signage_context(offering: ResolvedOffering, *, draft: Any, size: str | SignS
                              short_title="Table sign", draft=draft))
     created = sign_created(offering)
     doc["created"] = w3c_datetime(created)
+    doc["description"] = f"{doc['title']} — {offering.id} version {offering.version}"
     if print_proof and profile is None:
         from rulegen.render.prepress import shipped_profile
 
