@@ -400,3 +400,24 @@ def test_decimal_sizes_keep_their_label():
     assert signage.sign_size("24x36in").label == "24 × 36 in"
     assert signage.sign_size("a3").label == "a3 297 × 420 mm"
     assert Decimal(signage.sign_size("a3").width_pt) == Decimal("841.890")
+
+
+def test_the_trim_check_finds_text_past_the_trim_and_allows_only_the_named_slug_below_the_bleed():
+    from rulegen.render.fetcher import SafeFetcher
+    from rulegen.render.pdf import render_pdf
+    from rulegen.render.trimcheck import text_outside_trim
+    from rulegen.resources import assets_dir
+
+    def pdf(body: str) -> bytes:
+        html = ("<html><head><style>@page { size: 4in 6in; margin: 0; bleed: 0.5in } body { margin: 0.3in } "
+                ".out { position: fixed; left: 3.7in; top: 1in; white-space: nowrap } "
+                ".slug { position: fixed; bottom: -0.4in; left: 0.1in; font-size: 6pt }</style></head>"
+                f"<body><p>Inside</p>{body}</body></html>")
+        return render_pdf(html, fetcher=SafeFetcher(assets_dir(), {}), effective_date="2027-01-01", variant=None)
+
+    assert text_outside_trim("card", pdf("")) == []
+    past = text_outside_trim("card", pdf('<div class="out">Bonus $10</div>'))
+    assert len(past) == 1 and "outside the trim" in past[0] and "$10" in past[0]
+    slug = pdf('<div class="slug">card-id · version 1</div>')
+    assert text_outside_trim("card", slug, slug=["card-id · version 1"]) == []
+    assert text_outside_trim("card", slug, slug=["another slug"]) != []
