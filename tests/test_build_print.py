@@ -59,3 +59,24 @@ def test_a_final_build_refuses_a_logo_under_300_ppi_and_writes_nothing(tmp_path)
     assert result.exit_code == 1, result.output
     assert ": error: the logo prints at " in result.output and "ppi" in result.output
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_build_with_the_shops_profile_is_reproduced_with_that_profile_and_only_with_it(tmp_path, monkeypatch):
+    import rulegen.build as pipeline
+    from rulegen.errors import RulegenError
+
+    profile, _ = shop_profile(tmp_path)
+    built = pipeline.build(PA, pipeline.BuildOptions(out_dir=tmp_path / "out", print_proof=True, icc=profile,
+                                                     sign_size="tabloid"))
+    options = json.loads(built.files["manifest.json"])["options"]
+    monkeypatch.delenv(pipeline.ICC_PROFILES_ENV, raising=False)
+    with pytest.raises(RulegenError, match=pipeline.ICC_PROFILES_ENV):
+        pipeline.reproduce_filing_for_verify(source=PA.read_bytes(), name=PA.name, logo=None, options=options,
+                                             signer=None)
+    shelf = tmp_path / "profiles"
+    shelf.mkdir()
+    (shelf / "gracol.icc").write_bytes(profile.read_bytes())
+    monkeypatch.setenv(pipeline.ICC_PROFILES_ENV, str(shelf))
+    fresh = pipeline.reproduce_filing_for_verify(source=PA.read_bytes(), name=PA.name, logo=None, options=options,
+                                                 signer=None)
+    assert {name: fresh[name] == built.files[name] for name in fresh} == {name: True for name in built.files}

@@ -243,6 +243,37 @@ def read_press_profile(path: Path | str | None, *, print_proof: bool) -> PressPr
     return press_profile(data, Path(path).name)
 
 
+ICC_PROFILES_ENV = "RULEGEN_ICC_PROFILES"
+MAX_PROFILES = 256
+
+
+def recorded_profile(record: object) -> PressProfile:
+    """The shop's profile a filing's sign was made with (the manifest's `options.icc`), for its reproduction: the
+    filing carries only its name and SHA-256 (the profile itself is the output intent inside its signage.pdf), so
+    it is looked up by that hash among the `.icc`/`.icm` files of the folder RULEGEN_ICC_PROFILES names."""
+    import hashlib
+    import os
+
+    from rulegen.render.prepress import press_profile
+    from rulegen.safeio import UnsafeFile, read_regular
+
+    fields = record if isinstance(record, dict) else {}
+    digest, name, file = fields.get("sha256"), fields.get("name"), fields.get("file")
+    folder = os.environ.get(ICC_PROFILES_ENV)
+    if folder and isinstance(digest, str):
+        candidates = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".icc", ".icm"))
+        for path in candidates[:MAX_PROFILES]:
+            try:
+                data = read_regular(path, MAX_PROFILE_BYTES, follow_symlinks=True)
+            except UnsafeFile:
+                continue
+            if hashlib.sha256(data).hexdigest() == digest:
+                return press_profile(data, file if isinstance(file, str) else path.name)
+    raise RulegenError(f"the sign of this filing was made for the print shop's own profile {name!r} (--icc, SHA-256 "
+                       f"{str(digest)[:16]}...), which the filing does not carry: put that profile (the output intent "
+                       f"embedded in its signage.pdf) in the folder {ICC_PROFILES_ENV} names to reproduce the sign")
+
+
 def icc_record(profile: PressProfile) -> dict[str, Any]:
     """The profile as the manifest and the slug name it: its printing condition, its file name, its SHA-256."""
     return {"name": profile.name, "file": profile.file, "sha256": profile.sha256}
@@ -479,11 +510,9 @@ def reproduce_filing_for_verify(*, source: bytes, name: str, logo: tuple[str, by
     changes = options.get("changes") if isinstance(options.get("changes"), dict) else None
     recorded = {"final": final, "sign_size": sign_size, "print": print_proof, "signer": signer,
                 "previous": previous, "changes": changes}
-    if options.get("icc") is not None:
-        icc = options.get("icc")
-        named = icc.get("name") if isinstance(icc, dict) else None
-        raise RulegenError(f"the sign of this filing was made for the print shop's own profile {named!r} (--icc), "
-                           "which the filing does not carry: it cannot be reproduced from the signed offering alone")
+    profile = recorded_profile(options.get("icc")) if options.get("icc") is not None else None
+    if profile is not None:
+        recorded["icc"] = icc_record(profile)
     safe_name = Path(name).name or "offering.yaml"
     with math_cache.fresh(), tempfile.TemporaryDirectory(prefix="rulegen-reproduce-") as folder:
         root = Path(folder)
@@ -492,7 +521,8 @@ def reproduce_filing_for_verify(*, source: bytes, name: str, logo: tuple[str, by
         offering = settled(loaded)
         results = math_results(offering, use_cache=False)
         made = render_package(loaded, offering, results, findings, final=final, sign_size=sign_size,
-                              print_proof=print_proof, signer=signer, changes=changes, options=recorded)
+                              print_proof=print_proof, signer=signer, changes=changes, options=recorded,
+                              profile=profile)
         sign_findings(made)
         return made
 
