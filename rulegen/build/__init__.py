@@ -496,9 +496,9 @@ def reproduce_filing_for_verify(*, source: bytes, name: str, logo: tuple[str, by
 
     Only the offering and its logo are taken as given, written to a private folder, loaded and validated there
     (an error-level finding raises OfferingInvalid). Of the manifest, only the build options the offering does
-    not carry are used (final, sign size, print proof, the previous revision's name and its changes section);
-    the signer's name is the signing certificate's. The math is computed afresh, never read from the cache
-    (which anyone who can write its folder can fill); the manifest is made again from all of it."""
+    not carry are used (final, sign size, the printer's file and its profile, the previous revision's name and its
+    changes section); the signer's name is the signing certificate's. The math is computed afresh, never read from
+    the cache (which anyone who can write its folder can fill); the manifest is made again from all of it."""
     from rulegen.math import cache as math_cache
 
     final = options.get("final") is True
