@@ -1,14 +1,17 @@
 """The table sign (layer: render): every paytable offered, the ante limits, the payout limit where it is shown.
 
 Any size: the named sheets (letter, tabloid, a4, a3, each `-landscape` too), any `WxH` in inches or millimetres,
-and the table-top limit card (4x6 in: antes, limits and the payout limit only). The type is scaled to the
-sheet and then fitted: the sign is laid out, measured with WeasyPrint's document API, and laid out again
-smaller when anything overflows, so every size comes out on one sheet with nothing cut.
+and the table-top limit card (4x6 in: antes, limits and the payout limit only). The sign is fitted to its sheet:
+its blocks are balanced over one to three columns (on their laid-out heights), the largest type that fits is
+found on WeasyPrint's boxes (nothing past a column or the sheet's margins, no word alone on a line, one page),
+and the room left is spread over the paytable lines so the sign fills the sheet. The finished PDF is then read
+with PDFium (rulegen.render.trimcheck): a character outside the TrimBox makes the type smaller, and a sheet too
+small for legible type is refused (SignDoesNotFit), never printed clipped.
 
-`print_proof` makes the printer's file: PDF/X-4 with the shipped CMYK output intent (ISO Coated v2 300%,
-templates/assets/icc/), 0.125 in bleed, and a slug outside the bleed carrying the crop marks and the
-offering id, version and size (see rulegen.render.prepress for the boxes and the reproducible bytes).
-Every colour the template sets is `device-cmyk()`; text and rules are 100% K.
+`print_proof` makes the printer's file: PDF/X-4 with a CMYK output intent (the shipped ISO Coated v2 300%, or
+the print shop's profile given as a PressProfile), 0.125 in bleed, and a slug outside the bleed carrying the crop
+marks and the offering id, version, size and printing condition (see rulegen.render.prepress for the boxes and
+the reproducible bytes). Every colour the template sets is `device-cmyk()`; text and rules are 100% K.
 """
 
 from __future__ import annotations
@@ -130,11 +133,6 @@ DRAFT_EM = Decimal("3.6")  # "DRAFT" in bold type is about 3.6 em wide
 BLOCKS = ("criss_cross", "ante", "five_card_bonus", "six_card_bonus", "bonus_spin")
 
 
-def sign_blocks(offering: ResolvedOffering) -> int:
-    """How many paytable blocks the sign carries: the main game and antes, and each optional wager offered."""
-    return len(block_lines(offering))
-
-
 def block_lines(offering: ResolvedOffering) -> dict[str, int]:
     """Each block the sign carries, in order, with its height in paytable lines (heading and notes included):
     what the columns are balanced on."""
@@ -199,11 +197,6 @@ def columns_for(size: SignSize, lines: dict[str, int] | int = 4) -> int:
         lines = {name: 6 for name in BLOCKS[:lines]}
     candidates = [n for n in (1, 2, 3) if n <= len(lines)]
     return max(candidates, key=lambda n: (estimated_scale(size, lines, n) * (1 + Decimal("0.1") * (n - 1)), n))
-
-
-def first_scale(size: SignSize, columns: int = 2, lines: dict[str, int] | None = None) -> Decimal:
-    """The scale a sign starts from: what its columns' width and its sheet's height allow."""
-    return estimated_scale(size, lines or {name: 6 for name in BLOCKS[:4]}, columns)
 
 
 def type_sizes(scale: Decimal) -> dict[str, str]:
