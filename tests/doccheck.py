@@ -205,32 +205,12 @@ def concordance_order(html: str, jurisdiction: str) -> list[str]:
     return problems
 
 
-def text_outside_page(document: str, data: bytes) -> list[str]:
-    """Every character of the PDF whose box leaves its page's TrimBox (or MediaBox), as PDFium lays it out."""
-    import pypdfium2
+def text_outside_page(document: str, data: bytes, *, slug: tuple[str, ...] = ()) -> list[str]:
+    """Every character of the PDF whose box leaves its page's TrimBox (or MediaBox), as PDFium lays it out (the
+    product's own check of a finished sign, rulegen.render.trimcheck; a printer's file names its slug line)."""
+    from rulegen.render.trimcheck import text_outside_trim
 
-    problems: list[str] = []
-    pdf = pypdfium2.PdfDocument(data)
-    try:
-        for number in range(len(pdf)):
-            page = pdf[number]
-            box = page.get_trimbox() if page.get_trimbox() else page.get_mediabox()
-            left, bottom, right, top = box
-            text = page.get_textpage()
-            outside = []
-            for index in range(text.count_chars()):
-                char_left, char_bottom, char_right, char_top = text.get_charbox(index)
-                if char_right <= char_left:  # spaces and line ends have no box
-                    continue
-                if char_left < left - 0.5 or char_right > right + 0.5 or char_bottom < bottom - 0.5 \
-                        or char_top > top + 0.5:
-                    outside.append(text.get_text_range(index, 1))
-            if outside:
-                problems.append(f"{document}: page {number + 1}: {len(outside)} characters outside the page: "
-                                f"{''.join(outside)[:80]!r}")
-    finally:
-        pdf.close()
-    return problems
+    return text_outside_trim(document, data, slug=slug)
 
 
 def stray_line_breaks(document: str, data: bytes) -> list[str]:

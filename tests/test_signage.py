@@ -95,3 +95,88 @@ def test_bad_size_and_unreadable_file(tmp_path):
     assert result.exit_code == 2
     result, _ = sign(tmp_path, sample=tmp_path / "missing.yaml")
     assert result.exit_code == 2
+
+
+# --- the print shop's own profile (--icc) --------------------------------------------------------------------------
+
+SHOP_CONDITION = b"Shop GRACoL test (not for use)!"  # as long as the shipped profile's description, put in its place
+
+
+def shop_profile(folder) -> tuple:
+    """A CMYK press profile that is not the shipped one: the shipped profile with another printing condition."""
+    from rulegen.render import prepress
+    from rulegen.resources import assets_dir
+
+    data = bytearray((assets_dir() / prepress.PROFILE).read_bytes())
+    shipped = b"ISO Coated v2 300% (basICColor)"
+    at = data.find(shipped)
+    assert at > 0 and len(shipped) == len(SHOP_CONDITION)
+    data[at:at + len(shipped)] = SHOP_CONDITION
+    path = folder / "shop-gracol.icc"
+    path.write_bytes(bytes(data))
+    return path, bytes(data)
+
+
+def test_the_shops_profile_is_the_output_intent_and_named_in_the_slug(tmp_path):
+    import pikepdf
+
+    profile, data = shop_profile(tmp_path)
+    result, out = sign(tmp_path, "--print", "--icc", str(profile), "--sign-size", "tabloid")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(out) as pdf:
+        intent = pdf.Root.OutputIntents[0]
+        assert intent.DestOutputProfile.read_bytes() == data
+        assert str(intent.OutputConditionIdentifier) == SHOP_CONDITION.decode()
+    page = PdfReader(out).pages[0]
+    assert SHOP_CONDITION.decode() in page.extract_text()
+    again = tmp_path / "again.pdf"
+    CliRunner().invoke(app, ["signage", str(PA), "-o", str(again), "--print", "--icc", str(profile),
+                             "--sign-size", "tabloid"])
+    assert again.read_bytes() == out.read_bytes(), "the same profile gives the same bytes"
+
+
+def test_an_rgb_or_malformed_profile_is_refused(tmp_path):
+    from PIL import ImageCms
+
+    rgb = tmp_path / "srgb.icc"
+    rgb.write_bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    result, out = sign(tmp_path, "--print", "--icc", str(rgb))
+    assert result.exit_code == 2 and "not CMYK" in result.stderr and not out.exists()
+    _, data = shop_profile(tmp_path)
+    cut = tmp_path / "cut.icc"
+    cut.write_bytes(data[:4096])
+    result, out = sign(tmp_path, "--print", "--icc", str(cut))
+    assert result.exit_code == 2 and "malformed ICC profile" in result.stderr and not out.exists()
+    text = tmp_path / "notes.icc"
+    text.write_text("not a profile")
+    result, _ = sign(tmp_path, "--print", "--icc", str(text))
+    assert result.exit_code == 2 and "not an ICC profile" in result.stderr
+    result, _ = sign(tmp_path, "--print", "--icc", "https://example.com/GRACoL.icc")
+    assert result.exit_code == 2 and "fetches nothing" in result.stderr
+    result, _ = sign(tmp_path, "--icc", str(cut))
+    assert result.exit_code == 2 and "give --print too" in result.stderr
+
+
+# --- the file's name, title and date ---------------------------------------------------------------------------------
+
+def test_the_default_name_carries_the_size_so_sizes_do_not_replace_each_other(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for size in ("letter", "24x36in"):
+        result = CliRunner().invoke(app, ["signage", str(PA), "--sign-size", size, "--print"])
+        assert result.exit_code == 0, result.output
+        assert "the printer's file" in result.stdout and "proof" not in result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["allegheny-crossing-ccp-signage-24x36in.pdf",
+                                                          "allegheny-crossing-ccp-signage-letter.pdf"]
+
+
+def test_the_title_names_the_operator_and_sign_and_the_date_is_the_latest_signoff(tmp_path):
+    from rulegen.offering import load_offering
+
+    result, out = sign(tmp_path, "--sign-size", "limit-card")
+    assert result.exit_code == 0, result.output
+    info = PdfReader(out).metadata
+    operator = load_offering(PA).data["offering"]["operator"]["name"]
+    assert info.title == f"{operator} — Criss Cross Poker limit card, limit-card 4 × 6 in"
+    latest = max(str(entry["date"]) for entry in load_offering(PA).data["signoff"])
+    assert info["/CreationDate"].startswith("D:" + latest.replace("-", ""))
+    assert latest < str(load_offering(PA).data["offering"]["effective_date"])

@@ -251,3 +251,14 @@ def test_a_sheet_too_small_for_legible_type_is_refused(tmp_path):
     assert result.exit_code == 2
     assert "does not fit a 3 × 3 in sheet with legible type" in result.stderr
     assert not out.exists()
+
+
+def test_the_logos_printed_size_is_the_layouts_not_its_pixel_count(tmp_path):
+    widths = []
+    for pixels in (300, 1500):
+        (tmp_path / str(pixels)).mkdir()
+        offering = with_logo(tmp_path / str(pixels), "logo.png", png(pixels, pixels // 3))
+        result, out = run(tmp_path / str(pixels), offering)
+        assert result.exit_code == 0, result.output
+        widths += image_widths_pt(out.read_bytes())
+    assert len(widths) == 2 and widths[0] == pytest.approx(widths[1], abs=0.01)

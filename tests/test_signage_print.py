@@ -1,14 +1,17 @@
-"""The printer's sign, checked as a print shop's preflight would, at every size.
+"""The printer's sign, checked as a print shop's preflight would: every sample at every named size.
 
 The preflight here reads the PDF with pikepdf, independently of how rulegen made it: any RGB colour operator
 or image fails, so do a missing output intent, boxes not nested as MediaBox > BleedBox > TrimBox, a font not
-embedded, text not in 100% K, crop marks shorter than 0.25 in or inside the bleed. The layout checks read
-WeasyPrint's boxes of the same rendering: one page, nothing past its column, no heading, row or note line
-holding a single word.
+embedded, text not in 100% K, crop marks shorter than 0.25 in or inside the bleed. PDFium then reads every
+character of the finished PDF: none may lie outside the TrimBox (the slug line outside the bleed aside), and the
+text must reach down the sheet (no empty band over a tenth of its height). The layout checks read WeasyPrint's
+boxes of the same rendering: one page, nothing past its column, no heading, row or note line holding a single
+word, and a hand named in two tables wrapped alike in both.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from decimal import Decimal
@@ -24,9 +27,12 @@ from rulegen.render.context import draft_status  # noqa: E402
 from rulegen.resolved import resolve  # noqa: E402
 from rulegen.resources import samples_dir  # noqa: E402
 
+from tests.doccheck import text_outside_page  # noqa: E402
+
 SAMPLES = sorted(samples_dir().glob("*.yaml"))
-NAMED = ("letter", "tabloid", "a4", "a3", "limit-card")
-ODD = ("24x36in", "600x900mm", "a3-landscape", "5x14in")
+NAMED = ("letter", "tabloid", "a4", "a3", "limit-card", "24x36in")
+ODD = ("600x900mm", "a3-landscape", "5x14in")
+MOST_EMPTY = 0.10  # the largest empty band a sign may leave across its sheet, as a share of the height
 PT = 72
 BLEED_PT = 0.125 * PT
 RGB_OPERATORS = {"rg", "RG"}
@@ -247,7 +253,33 @@ def layout_problems(document) -> list[str]:
                     problems.append(f"{text!r} runs past its box")
         if len([t for t in texts if t]) > 1:
             problems += [f"{t!r} alone on a line of {texts}" for t in texts if len(t.split()) == 1]
+    hands: dict[str, set[int]] = {}  # a hand's name in each table: how many lines it takes
+    for box in page.descendants():
+        if isinstance(box, boxes.TableRowBox) and box.children:
+            cell = box.children[0]
+            lines = [c for c in cell.descendants() if isinstance(c, boxes.LineBox)]
+            text = " ".join("".join(t.text for t in line.descendants() if isinstance(t, boxes.TextBox)).strip()
+                            for line in lines)
+            hands.setdefault(" ".join(text.split()), set()).add(len(lines))
+    problems += [f"{hand!r} wraps into {sorted(counts)} lines in different tables"
+                 for hand, counts in hands.items() if len(counts) > 1]
     return problems
+
+
+def empty_band(data: bytes) -> float:
+    """The share of the trim's height below the lowest character inside the trim (PDFium's reading)."""
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(data)
+    try:
+        page = pdf[0]
+        left, bottom, right, top = page.get_trimbox()
+        text = page.get_textpage()
+        lows = [text.get_charbox(i)[1] for i in range(text.count_chars())]
+        lowest = min(low for low in lows if low >= bottom - 0.5)
+        return (lowest - bottom) / (top - bottom)
+    finally:
+        pdf.close()
 
 
 _CACHE: dict = {}
@@ -274,6 +306,9 @@ def test_preflight_and_layout_at_every_size(sample, size):
     assert problems == []
     assert crop_mark_problems(result.pdf, marks) == []
     assert layout_problems(result.document) == []
+    slug = re.search(r'<div class="slug">(.*?)</div>', result.html)[1].replace("&amp;", "&")
+    assert text_outside_page(f"{sample.stem} {size}", result.pdf, slug=(slug,)) == []
+    assert empty_band(result.pdf) <= MOST_EMPTY
     page = PdfReader(io.BytesIO(result.pdf)).pages[0]
     trim = [float(v) for v in page["/TrimBox"]]
     sheet = signage.sign_size(size)
@@ -293,10 +328,20 @@ def test_preflight_and_layout_at_every_size(sample, size):
     assert not [t for t, x, y in found if t.strip() and y > trim[3] + BLEED_PT], "nothing above the bleed but marks"
 
 
-def test_type_scales_with_the_sheet():
-    small = rendering(SAMPLES[0], "letter")[1].scale
-    large = rendering(SAMPLES[0], "24x36in")[1].scale
-    assert large > 2 * small
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda v: v.stem)
+def test_type_grows_with_the_sheet(sample):
+    letter, tabloid, poster = (rendering(sample, size)[1].body_pt for size in ("letter", "tabloid", "24x36in"))
+    assert letter >= 14 and tabloid > letter * Decimal("1.3") and poster > letter * Decimal("2.8")
+
+
+def test_a_sign_with_no_side_wager_takes_one_column_and_fills_the_sheet():
+    offering = load_offering(next(s for s in SAMPLES if s.stem.startswith("pa")))
+    resolved = resolve(offering)
+    plain = dataclasses.replace(resolved, five_card_bonus=None)
+    result = documents.signage_rendering(plain, draft=draft_status(plain, False), size="letter", print_proof=True)
+    assert "Five Card Bonus" not in result.html and result.html.count('<div class="column">') == 1
+    assert empty_band(result.pdf) <= MOST_EMPTY
+    assert result.body_pt > 18, "one column of two tables on a letter sheet: type larger than the usual 14 pt"
 
 
 def test_the_printer_file_is_reproducible_and_its_document_id_is_not_random():
@@ -355,3 +400,24 @@ def test_decimal_sizes_keep_their_label():
     assert signage.sign_size("24x36in").label == "24 × 36 in"
     assert signage.sign_size("a3").label == "a3 297 × 420 mm"
     assert Decimal(signage.sign_size("a3").width_pt) == Decimal("841.890")
+
+
+def test_the_trim_check_finds_text_past_the_trim_and_allows_only_the_named_slug_below_the_bleed():
+    from rulegen.render.fetcher import SafeFetcher
+    from rulegen.render.pdf import render_pdf
+    from rulegen.render.trimcheck import text_outside_trim
+    from rulegen.resources import assets_dir
+
+    def pdf(body: str) -> bytes:
+        html = ("<html><head><style>@page { size: 4in 6in; margin: 0; bleed: 0.5in } body { margin: 0.3in } "
+                ".out { position: fixed; left: 3.7in; top: 1in; white-space: nowrap } "
+                ".slug { position: fixed; bottom: -0.4in; left: 0.1in; font-size: 6pt }</style></head>"
+                f"<body><p>Inside</p>{body}</body></html>")
+        return render_pdf(html, fetcher=SafeFetcher(assets_dir(), {}), effective_date="2027-01-01", variant=None)
+
+    assert text_outside_trim("card", pdf("")) == []
+    past = text_outside_trim("card", pdf('<div class="out">Bonus $10</div>'))
+    assert len(past) == 1 and "outside the trim" in past[0] and "$10" in past[0]
+    slug = pdf('<div class="slug">card-id · version 1</div>')
+    assert text_outside_trim("card", slug, slug=["card-id · version 1"]) == []
+    assert text_outside_trim("card", slug, slug=["another slug"]) != []

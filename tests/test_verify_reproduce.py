@@ -332,8 +332,13 @@ def test_an_offering_with_a_logo_is_reproduced_byte_for_byte(tmp_path):
 
     folder = tmp_path / "offering"
     folder.mkdir()
-    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                        "1f15c4890000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082")
+    import io
+
+    from PIL import Image
+
+    picture = io.BytesIO()  # sharp enough for a final sign (300 ppi as laid out), which refuses one that is not
+    Image.new("RGB", (900, 300), (20, 40, 160)).save(picture, "PNG")
+    png = picture.getvalue()
     (folder / "logo.png").write_bytes(png)
     text = (samples_dir() / SAMPLE).read_text(encoding="utf-8")
     text = text.replace("    licence:", "    logo: logo.png\n    licence:", 1)

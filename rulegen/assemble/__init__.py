@@ -20,6 +20,7 @@ nothing itself (validate does), computes nothing (math does), draws nothing (ren
 from __future__ import annotations
 
 import contextlib
+import re
 import tempfile
 import time
 from collections.abc import Callable, Mapping
@@ -36,6 +37,7 @@ from rulegen.findings import Finding
 from rulegen.render import documents
 from rulegen.render import pdf as render_pdf
 from rulegen.render.context import Draft, draft_status
+from rulegen.render.prepress import PressProfile
 from rulegen.resolved import ResolvedOffering, resolve
 from rulegen.render.signage import sign_size as check_sign_size
 
@@ -66,6 +68,7 @@ class BuildOptions:
     print_proof: bool = False
     use_cache: bool = True
     tsa: str | None = None  # an RFC 3161 timestamp authority's URL; the signature then carries its timestamp
+    icc: Path | None = None  # the print shop's CMYK profile for the printer's sign (--icc), else the shipped one
 
 
 @dataclass
@@ -189,9 +192,10 @@ def signer_of(sign: Path | None) -> str | None:
     return name
 
 
-def manifest_options(options: BuildOptions, signer: str | None, changes: dict[str, Any] | None) -> dict[str, Any]:
+def manifest_options(options: BuildOptions, signer: str | None, changes: dict[str, Any] | None,
+                     profile: PressProfile | None = None) -> dict[str, Any]:
     """What the build was asked for, as the manifest records it (names, never machine paths)."""
-    return {
+    recorded: dict[str, Any] = {
         "final": bool(options.final),
         "sign_size": options.sign_size,
         "print": bool(options.print_proof),
@@ -199,12 +203,76 @@ def manifest_options(options: BuildOptions, signer: str | None, changes: dict[st
         "previous": options.previous.name if options.previous else None,
         "changes": changes,
     }
+    if profile is not None:  # only with --icc: the manifests of other builds stay as they were
+        recorded["icc"] = icc_record(profile)
+    return recorded
+
+
+MAX_PROFILE_BYTES = 16 << 20  # the largest press profiles (GRACoL, SWOP, FOGRA) are a few MB
+
+
+def read_press_profile(path: Path | str | None, *, print_proof: bool) -> PressProfile | None:
+    """`--icc PROFILE.icc`: the print shop's CMYK profile, read as every input file is (one open, a regular file,
+    at most 16 MiB; a path, never a URL), and checked (rulegen.render.prepress.press_profile: CMYK, an output
+    profile, one Little CMS can use). Only a printer's file has an output intent."""
+    if path is None:
+        return None
+    from rulegen.render.prepress import press_profile
+    from rulegen.safeio import UnsafeFile, read_regular
+
+    shown = str(path)
+    if not print_proof:
+        raise UsageError("--icc is the print shop's profile for the printer's file; give --print too")
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]+:/", shown):  # a URL (a Path folds its '//' into '/')
+        raise UsageError(f"--icc {shown}: give the profile as a file on this machine; rulegen fetches nothing")
+    try:
+        data = read_regular(path, MAX_PROFILE_BYTES, follow_symlinks=True)
+    except UnsafeFile as exc:
+        raise InputError(f"--icc {exc.path}: {exc.reason}") from None
+    return press_profile(data, Path(path).name)
+
+
+ICC_PROFILES_ENV = "RULEGEN_ICC_PROFILES"
+MAX_PROFILES = 256
+
+
+def recorded_profile(record: object) -> PressProfile:
+    """The shop's profile a filing's sign was made with (the manifest's `options.icc`), for its reproduction: the
+    filing carries only its name and SHA-256 (the profile itself is the output intent inside its signage.pdf), so
+    it is looked up by that hash among the `.icc`/`.icm` files of the folder RULEGEN_ICC_PROFILES names."""
+    import hashlib
+    import os
+
+    from rulegen.render.prepress import press_profile
+    from rulegen.safeio import UnsafeFile, read_regular
+
+    fields = record if isinstance(record, dict) else {}
+    digest, name, file = fields.get("sha256"), fields.get("name"), fields.get("file")
+    folder = os.environ.get(ICC_PROFILES_ENV)
+    if folder and isinstance(digest, str):
+        candidates = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".icc", ".icm"))
+        for path in candidates[:MAX_PROFILES]:
+            try:
+                data = read_regular(path, MAX_PROFILE_BYTES, follow_symlinks=True)
+            except UnsafeFile:
+                continue
+            if hashlib.sha256(data).hexdigest() == digest:
+                return press_profile(data, file if isinstance(file, str) else path.name)
+    raise RulegenError(f"the sign of this filing was made for the print shop's own profile {name!r} (--icc, SHA-256 "
+                       f"{str(digest)[:16]}...), which the filing does not carry: put that profile (the output intent "
+                       f"embedded in its signage.pdf) in the folder {ICC_PROFILES_ENV} names to reproduce the sign")
+
+
+def icc_record(profile: PressProfile) -> dict[str, Any]:
+    """The profile as the manifest and the slug name it: its printing condition, its file name, its SHA-256."""
+    return {"name": profile.name, "file": profile.file, "sha256": profile.sha256}
 
 
 # --- the renderings (named here so a test can stand in for one) ----------------------------------------------------
 
 render_rules_html = documents.rules_html
 render_signage_pdf = documents.signage_pdf
+render_signage = documents.signage_rendering
 render_appendix_pdf = documents.appendix_pdf
 rules_pdf_from_html = documents.rules_pdf
 lay_out_rules = documents.rules_layout
@@ -240,6 +308,7 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
         clock = now
 
     check_sign_size(options.sign_size)  # bad arguments fail before any work
+    profile = read_press_profile(options.icc, print_proof=options.print_proof)
     if options.sign is not None and not Path(options.sign).exists():
         raise InputError(f"the signing identity {options.sign} does not exist")
     loaded, findings = load_and_validate(Path(path), display)
@@ -258,7 +327,8 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     changes = changes_from_previous(options.previous, loaded)
     made = render_package(loaded, offering, results, findings, final=options.final, sign_size=options.sign_size,
                           print_proof=options.print_proof, signer=signer, changes=changes,
-                          options=manifest_options(options, signer, changes), step=step)
+                          options=manifest_options(options, signer, changes, profile), step=step, profile=profile)
+    findings = findings + sign_findings(made)
     rules_pdf = made[RULES_PDF]
 
     if options.sign is not None:
@@ -272,9 +342,18 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     return BuildResult(folder, loaded, findings, files, draft, timings)
 
 
+SIGN_FINDINGS = ".signage-findings"  # not a file of the package: what the sign's rendering found (the logo's ppi)
+
+
+def sign_findings(made: dict[str, Any]) -> list[Finding]:
+    found: list[Finding] = made.pop(SIGN_FINDINGS, [])
+    return found
+
+
 def render_package(loaded: Offering, offering: ResolvedOffering, results: MathReport, findings: list[Finding], *,
                    final: bool, sign_size: str, print_proof: bool, signer: str | None, changes: dict[str, Any] | None,
-                   options: Mapping[str, object], step: Progress = _noop) -> dict[str, bytes]:
+                   options: Mapping[str, object], step: Progress = _noop,
+                   profile: PressProfile | None = None) -> dict[str, Any]:
     """Every file of the package, rules.pdf unsigned (as it is handed to the signer): steps 4 to 6 of a build.
 
     `rulegen build` and `rulegen verify` (through `reproduce_filing_for_verify`) both render here, so what verify
@@ -286,13 +365,18 @@ def render_package(loaded: Offering, offering: ResolvedOffering, results: MathRe
     # The appendix and the sign render in their own processes while rules.html is rendered and rules.pdf laid
     # out and painted here; rules.pdf's attachments are made when its writing reaches them, once the manifest,
     # which hashes the other two, can be made.
-    made: dict[str, bytes] = {}
-    pieces: Batch[bytes] | None = None
+    made: dict[str, Any] = {}
+    pieces: Batch[Any] | None = None
+
+    def sign() -> tuple[bytes, list[Finding]]:  # the PDF and the logo's resolution as laid out on it
+        rendering = render_signage(offering, draft=draft, size=sign_size, print_proof=print_proof, fetcher=fetcher,
+                                   profile=profile)
+        return rendering.pdf, rendering.findings
+
     try:
         pieces = Batch([
             (APPENDIX_PDF, lambda: render_appendix_pdf(offering, results, draft=draft, fetcher=fetcher)),
-            (SIGNAGE_PDF, lambda: render_signage_pdf(offering, draft=draft, size=sign_size,
-                                                     print_proof=print_proof, fetcher=fetcher)),
+            (SIGNAGE_PDF, sign),
         ])
         html = render_rules_html(offering, results, draft=draft, signer=signer, changes=changes)
         made[RULES_HTML] = html.encode("utf-8")
@@ -303,7 +387,7 @@ def render_package(loaded: Offering, offering: ResolvedOffering, results: MathRe
 
         def attachments() -> list[Any]:
             assert pieces is not None
-            made[SIGNAGE_PDF] = pieces.result(SIGNAGE_PDF)
+            made[SIGNAGE_PDF], made[SIGN_FINDINGS] = pieces.result(SIGNAGE_PDF)
             step("signage")
             made[APPENDIX_PDF] = pieces.result(APPENDIX_PDF)
             step("appendix")
@@ -327,13 +411,15 @@ def render_package(loaded: Offering, offering: ResolvedOffering, results: MathRe
 
 
 def build_signage(path: Path, *, size: str = "letter", print_proof: bool = False, final: bool = False,
-                  display: str | None = None) -> tuple[bytes, Any, list[Finding]]:
+                  display: str | None = None, icc: Path | None = None) -> tuple[bytes, Any, list[Finding]]:
     """The sign alone, validated (for `rulegen signage`): (pdf bytes, offering, findings)."""
     check_sign_size(size)
+    profile = read_press_profile(icc, print_proof=print_proof)
     loaded, findings = load_and_validate(Path(path), display)
     offering = settled(loaded)
     draft = draft_status(offering, final)
-    rendering = documents.signage_rendering(offering, draft=draft, size=size, print_proof=print_proof)
+    rendering = documents.signage_rendering(offering, draft=draft, size=size, print_proof=print_proof,
+                                            profile=profile)
     return rendering.pdf, loaded, findings + rendering.findings  # the logo's resolution, measured as laid out
 
 
@@ -402,9 +488,9 @@ def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None
 
     Only the offering and its logo are taken as given, written to a private folder, loaded and validated there
     (an error-level finding raises OfferingInvalid). Of the manifest, only the build options the offering does
-    not carry are used (final, sign size, print proof, the previous revision's name and its changes section);
-    the signer's name is the signing certificate's. The math is computed afresh, never read from the cache
-    (which anyone who can write its folder can fill); the manifest is made again from all of it."""
+    not carry are used (final, sign size, the printer's file and its profile, the previous revision's name and its
+    changes section); the signer's name is the signing certificate's. The math is computed afresh, never read from
+    the cache (which anyone who can write its folder can fill); the manifest is made again from all of it."""
     from rulegen.math import cache as math_cache
 
     final = options.get("final") is True
@@ -416,6 +502,9 @@ def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None
     changes = options.get("changes") if isinstance(options.get("changes"), dict) else None
     recorded = {"final": final, "sign_size": sign_size, "print": print_proof, "signer": signer,
                 "previous": previous, "changes": changes}
+    profile = recorded_profile(options.get("icc")) if options.get("icc") is not None else None
+    if profile is not None:
+        recorded["icc"] = icc_record(profile)
     safe_name = Path(name).name or "offering.yaml"
     with math_cache.fresh(), tempfile.TemporaryDirectory(prefix="rulegen-reproduce-") as folder:
         root = Path(folder)
@@ -423,8 +512,11 @@ def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None
         loaded, findings = load_and_validate(root / safe_name, safe_name)
         offering = settled(loaded)
         results = math_results(offering, use_cache=False)
-        return render_package(loaded, offering, results, findings, final=final, sign_size=sign_size,
-                              print_proof=print_proof, signer=signer, changes=changes, options=recorded)
+        made = render_package(loaded, offering, results, findings, final=final, sign_size=sign_size,
+                              print_proof=print_proof, signer=signer, changes=changes, options=recorded,
+                              profile=profile)
+        sign_findings(made)
+        return made
 
 
 # What `rulegen verify` is handed to reproduce a filing: the renderer above, and the reader of the versions of the

@@ -70,7 +70,12 @@ def register(app: typer.Typer) -> None:
             "Table sign size: letter, tabloid, a4, a3 (each also NAME-landscape), limit-card, or WxH such as "
             "24x36in.")] = "letter",
         print_proof: Annotated[bool, typer.Option(
-            "--print", help="Table sign as a printer's proof: bleed and crop marks.")] = False,
+            "--print", help="The table sign as the printer's file: PDF/X-4, CMYK, 0.125 in bleed, crop marks in a "
+                            "slug.")] = False,
+        icc: Annotated[Path | None, typer.Option(
+            "--icc", help="With --print: the print shop's CMYK profile (GRACoL, SWOP...), embedded as the sign's "
+                          "output intent and used to convert colour (default: the shipped ISO Coated v2).",
+            show_default=False)] = None,
         tsa: Annotated[str | None, typer.Option(
             "--tsa", help="With --sign: an RFC 3161 timestamp authority's URL; the signature carries its timestamp "
                           "and the revocation data of both chains (PAdES B-LT), fetched from the authority and the "
@@ -91,7 +96,7 @@ def register(app: typer.Typer) -> None:
         if tsa is not None and sign is None:
             raise UsageError("--tsa timestamps a signature; give --sign ID.p12 too")
         options = BuildOptions(out_dir=out, final=final, sign=sign, previous=previous, sign_size=sign_size,
-                               print_proof=print_proof, tsa=tsa)
+                               print_proof=print_proof, tsa=tsa, icc=icc)
         status = 0
         with _progress_display(sys.stderr is not None) as progress:
             for path, display in files:

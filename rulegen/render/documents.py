@@ -13,6 +13,7 @@ from rulegen.render import appendix, rules, signage
 from rulegen.render.context import Draft
 from rulegen.render.fetcher import SafeFetcher
 from rulegen.render.pdf import ARCHIVAL_VARIANT, LaidOut, lay_out, render_pdf
+from rulegen.render.prepress import PressProfile
 from rulegen.resolved import ResolvedOffering
 from rulegen.resources import assets_dir
 
@@ -32,17 +33,20 @@ def effective_date(offering: ResolvedOffering) -> str | None:
 
 
 def signage_pdf(offering: ResolvedOffering, *, draft: Draft, size: str = "letter",
-                print_proof: bool = False, fetcher: SafeFetcher | None = None) -> bytes:
-    return signage_rendering(offering, draft=draft, size=size, print_proof=print_proof, fetcher=fetcher).pdf
+                print_proof: bool = False, fetcher: SafeFetcher | None = None,
+                profile: PressProfile | None = None) -> bytes:
+    return signage_rendering(offering, draft=draft, size=size, print_proof=print_proof, fetcher=fetcher,
+                             profile=profile).pdf
 
 
 def signage_rendering(offering: ResolvedOffering, *, draft: Draft, size: str = "letter",
-                      print_proof: bool = False, fetcher: SafeFetcher | None = None) -> signage.SignRendering:
+                      print_proof: bool = False, fetcher: SafeFetcher | None = None,
+                      profile: PressProfile | None = None) -> signage.SignRendering:
     """The sign fitted to its sheet: the PDF, the scale chosen, the layout measured, the logo's findings
-    (a raster logo under 300 ppi is a warning; on a final printer's file it raises InvalidOfferingError)."""
+    (a raster logo under 300 ppi is a warning; on a final sign it raises InvalidOfferingError). A printer's file
+    is converted through `profile` (the shipped ISO Coated v2 by default)."""
     return signage.render_signage_pdf(offering, draft=draft, size=size, print_proof=print_proof,
-                                      fetcher=fetcher or fetcher_for(offering),
-                                      effective_date=effective_date(offering))
+                                      fetcher=fetcher or fetcher_for(offering), profile=profile)
 
 
 def appendix_pdf(offering: ResolvedOffering, results: MathReport, *, draft: Draft,

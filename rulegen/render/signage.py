@@ -1,14 +1,17 @@
 """The table sign (layer: render): every paytable offered, the ante limits, the payout limit where it is shown.
 
 Any size: the named sheets (letter, tabloid, a4, a3, each `-landscape` too), any `WxH` in inches or millimetres,
-and the table-top limit card (4x6 in: antes, limits and the payout limit only). The type is scaled to the
-sheet and then fitted: the sign is laid out, measured with WeasyPrint's document API, and laid out again
-smaller when anything overflows, so every size comes out on one sheet with nothing cut.
+and the table-top limit card (4x6 in: antes, limits and the payout limit only). The sign is fitted to its sheet:
+its blocks are balanced over one to three columns (on their laid-out heights), the largest type that fits is
+found on WeasyPrint's boxes (nothing past a column or the sheet's margins, no word alone on a line, one page),
+and the room left is spread over the paytable lines so the sign fills the sheet. The finished PDF is then read
+with PDFium (rulegen.render.trimcheck): a character outside the TrimBox makes the type smaller, and a sheet too
+small for legible type is refused (SignDoesNotFit), never printed clipped.
 
-`print_proof` makes the printer's file: PDF/X-4 with the shipped CMYK output intent (ISO Coated v2 300%,
-templates/assets/icc/), 0.125 in bleed, and a slug outside the bleed carrying the crop marks and the
-offering id, version and size (see rulegen.render.prepress for the boxes and the reproducible bytes).
-Every colour the template sets is `device-cmyk()`; text and rules are 100% K.
+`print_proof` makes the printer's file: PDF/X-4 with a CMYK output intent (the shipped ISO Coated v2 300%, or
+the print shop's profile given as a PressProfile), 0.125 in bleed, and a slug outside the bleed carrying the crop
+marks and the offering id, version, size and printing condition (see rulegen.render.prepress for the boxes and
+the reproducible bytes). Every colour the template sets is `device-cmyk()`; text and rules are 100% K.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
+from functools import cache
 from typing import Any
 
 from rulegen.findings import Finding
@@ -24,6 +28,8 @@ from rulegen.render import tables
 from rulegen.render.context import document_info
 from rulegen.render.environment import render_template
 from rulegen.render.filters import money
+from rulegen.render.pdf import w3c_datetime
+from rulegen.render.prepress import PressProfile
 from rulegen.resolved import ResolvedOffering, TopPrize
 
 POINTS_PER_INCH = Decimal(72)
@@ -116,57 +122,126 @@ def sign_size(name: str) -> SignSize:
 # --- type and columns --------------------------------------------------------------------------------------------
 
 # Point sizes on a letter sign; every other sheet multiplies them by its scale.
-BASE_TYPE = {"body": 14, "small": 10, "h1": 28, "h2": 16, "operator": 15, "limits": 17, "draft": 110}
-LETTER_COLUMN_IN = Decimal("3.65")  # the width of one of a letter sign's two columns
+BASE_TYPE = {"body": 14, "small": 10, "h1": 28, "h2": 16, "operator": 15, "limits": 17}
+LETTER_COLUMN_IN = Decimal("2.9")  # the narrowest column a paytable takes at scale 1 (14 pt) without overflowing
 MARGIN_IN = Decimal("0.45")
 COLUMN_GAP_IN = Decimal("0.3")
+LINE_IN = Decimal("0.245")  # one paytable line on a letter sign at scale 1 (14 pt type, its leading and rule)
+HEAD_LINES = Decimal(9)  # the operator, the title, the limits, the payout limit and the foot, in paytable lines
+DRAFT_EM = Decimal("3.6")  # "DRAFT" in bold type is about 3.6 em wide
+
+BLOCKS = ("criss_cross", "ante", "five_card_bonus", "six_card_bonus", "bonus_spin")
 
 
-def sign_blocks(offering: ResolvedOffering) -> int:
-    """How many paytable blocks the sign carries: the main game and antes, and each optional wager offered."""
-    return 2 + sum(1 for wager in (offering.five_card_bonus, offering.six_card_bonus, offering.bonus_spin)
-                   if wager is not None)
+def block_lines(offering: ResolvedOffering) -> dict[str, int]:
+    """Each block the sign carries, in order, with its height in paytable lines (heading and notes included):
+    what the columns are balanced on."""
+    paytables = tables.offering_paytables(offering)
+    lines: dict[str, int] = {}
+    for name, notes in (("criss_cross", 4), ("ante", 3), ("five_card_bonus", 3), ("six_card_bonus", 3)):
+        table = paytables.get(name)
+        if table is not None and (name in ("criss_cross", "ante") or getattr(offering, name) is not None):
+            lines[name] = len(table["rows"]) + notes
+    spin = tables.bonus_spin(offering) if offering.bonus_spin is not None else None
+    if spin is not None:
+        lines["bonus_spin"] = 2 * len(bonus_spin_prizes(spin)) + 6
+    return lines
 
 
-def columns_for(size: SignSize, blocks: int = 4) -> int:
-    """One column on a narrow sheet and on the limit card, three on a landscape sheet with four blocks or
-    more, two otherwise."""
-    if size.card:
-        return 1
-    ratio = size.width_pt / size.height_pt
-    if ratio < Decimal("0.55"):
-        return 1
-    return 3 if ratio > Decimal("1.2") and blocks >= 4 else 2
+def balanced_columns(lines: dict[str, int], columns: int) -> list[list[str]]:
+    """The blocks in order, cut into `columns` runs so the tallest run is as short as it can be."""
+    import itertools
+
+    names = list(lines)
+    columns = max(1, min(columns, len(names)))
+    best: list[list[str]] | None = None
+    best_height = None
+    for cuts in itertools.combinations(range(1, len(names)), columns - 1):
+        edges = (0, *cuts, len(names))
+        runs = [names[a:b] for a, b in zip(edges, edges[1:])]
+        height = max(sum(lines[n] for n in run) for run in runs)
+        if best_height is None or height < best_height:
+            best, best_height = runs, height
+    return best or [names]
 
 
 def margin_in(size: SignSize) -> Decimal:
     """The safe margin inside the trim: 0.45 in on a letter sign, more on large sheets (at most 1.5 in)."""
     short = min(size.width_in, size.height_in)
-    return max(Decimal("0.3"), min(Decimal("1.5"), (MARGIN_IN * short / Decimal("8.5")).quantize(Decimal("0.01"))))
+    return max(Decimal("0.25"), min(Decimal("1.5"), (MARGIN_IN * short / Decimal("8.5")).quantize(Decimal("0.01"))))
 
 
-def first_scale(size: SignSize, columns: int = 2) -> Decimal:
-    """The scale a sign starts from: as large as its columns are wide, no taller than its sheet allows
-    (the fitting then shrinks or grows it once it has measured the layout)."""
+def estimated_scale(size: SignSize, lines: dict[str, int], columns: int) -> Decimal:
+    """The scale the sheet allows with this many columns, judged from the column's width and the tallest column's
+    lines (the fitting then finds the real one on the laid-out sign)."""
     margin = margin_in(size)
-    column = (size.width_in - 2 * margin - (columns - 1) * COLUMN_GAP_IN * _scale_hint(size)) / columns
-    by_width = column / LETTER_COLUMN_IN
+    runs = balanced_columns(lines, columns)
+    count = len(runs)
+    width = size.width_in - 2 * margin
+    by_width = width / (count * LETTER_COLUMN_IN + (count - 1) * COLUMN_GAP_IN)
     if size.card:
-        by_width = (size.width_in - 2 * margin) / Decimal("4.6")
-    by_height = size.height_in / Decimal(11) * (Decimal(2) / columns if columns > 2 else 1)
-    if columns == 1 and not size.card:
-        by_height = size.height_in / Decimal(22)
-    return max(Decimal("0.3"), min(by_width, by_height * Decimal("1.25")))
+        by_width = width / Decimal("3.4")
+        tallest = Decimal(8)
+    else:
+        tallest = Decimal(max(sum(lines[n] for n in run) for run in runs))
+    by_height = (size.height_in - 2 * margin) / ((tallest + HEAD_LINES) * LINE_IN)
+    return max(Decimal("0.3"), min(by_width, by_height))
 
 
-def _scale_hint(size: SignSize) -> Decimal:
-    return max(Decimal(1), min(size.width_in, size.height_in) / Decimal("8.5"))
+def columns_for(size: SignSize, lines: dict[str, int] | int = 4) -> int:
+    """One column on the limit card; otherwise the count of columns (one to three) that allows the largest type,
+    more columns where the estimates are within a tenth (a paytable line across a whole wide sheet reads badly)."""
+    if size.card:
+        return 1
+    if isinstance(lines, int):
+        lines = {name: 6 for name in BLOCKS[:lines]}
+    candidates = [n for n in (1, 2, 3) if n <= len(lines)]
+    return max(candidates, key=lambda n: (estimated_scale(size, lines, n) * (1 + Decimal("0.1") * (n - 1)), n))
 
 
 def type_sizes(scale: Decimal) -> dict[str, str]:
     """Point sizes of the sign's type at `scale` (14 pt body on a letter sign: capitals about 3.5 mm)."""
     return {name: f"{(Decimal(points) * scale).quantize(Decimal('0.01')).normalize():f}pt"
             for name, points in BASE_TYPE.items()}
+
+
+def draft_points(size: SignSize, scale: Decimal) -> Decimal:
+    """The DRAFT mark across the sheet: 110 pt on a letter sign, never so large that, turned 30 degrees, it
+    leaves the trim (its width then is about 0.87 of its length plus half its height)."""
+    room = min(size.width_pt * Decimal("0.8"), size.height_pt * Decimal("1.2"))
+    return min(Decimal(110) * scale, room / (DRAFT_EM * Decimal("0.87") + Decimal("0.4"))).quantize(Decimal("0.01"))
+
+
+@cache
+def _advances(bold: bool) -> tuple[dict[int, int], int]:
+    from fontTools.ttLib import TTFont
+
+    from rulegen.resources import assets_dir
+
+    font = TTFont(str(assets_dir() / "fonts" / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")), lazy=True)
+    metrics = font["hmtx"].metrics
+    widths = {code: metrics[glyph][0] for code, glyph in font.getBestCmap().items()}
+    units = int(font["head"].unitsPerEm)
+    font.close()
+    return widths, units
+
+
+def text_em(text: str, *, bold: bool = False) -> Decimal:
+    """The width of `text` in the sign's type, in em (from the shipped font's advance widths)."""
+    widths, units = _advances(bold)
+    fallback = widths.get(ord("M"), units)
+    return Decimal(sum(widths.get(ord(ch), fallback) for ch in text)) / units
+
+
+def pays_width_em(offering: ResolvedOffering) -> Decimal:
+    """The width of the pays column in every paytable of the sign: its longest entry ("1,000 to 1"), bold, and
+    the space before it. Every table gives its hands the same room, so a hand wraps alike in all of them."""
+    from rulegen.render.filters import odds
+
+    entries = [odds(row["pays"]) for table in tables.offering_paytables(offering).values() if table
+               for row in table["rows"]]
+    widest = max((text_em(entry, bold=True) for entry in entries), default=Decimal(4))
+    return (widest + Decimal("0.5")).quantize(Decimal("0.01"))
 
 
 # --- what the sign says ------------------------------------------------------------------------------------------
@@ -274,22 +349,33 @@ class Layout:
     size: SignSize
     scale: Decimal
     print_proof: bool
-    columns: int = 2
+    columns: list[list[str]]
+    pays_em: Decimal = Decimal(5)
+    spread_pt: Decimal = Decimal(0)  # room added above and below each paytable line to fill the sheet's height
 
     def css(self) -> dict[str, Any]:
         size = self.size
         margin = margin_in(size)
         mark_from = BLEED_IN  # crop marks start where the bleed ends ...
         mark_to = BLEED_IN + MARK_LENGTH_IN  # ... and run outward, inside the slug
+        spread = self.spread_pt
+
+        def space(points: object, spreads: object = 0) -> str:
+            value = Decimal(str(points)) * self.scale + Decimal(str(spreads)) * spread
+            return f"{_plain(value.quantize(Decimal('0.01')))}pt"
+
         return {
             "size": f"{_plain(size.width_pt)}pt {_plain(size.height_pt)}pt",
             "margin": f"{_plain(margin)}in",
             "gap": f"{_plain((COLUMN_GAP_IN * self.scale).quantize(Decimal('0.001')))}in",
             "bleed": f"{_plain(SLUG_IN)}in",
-            "type": type_sizes(self.scale),
+            "type": {**type_sizes(self.scale), "draft": f"{_plain(draft_points(size, self.scale))}pt"},
             "rule": {name: f"{_plain((Decimal(w) * self.scale).quantize(Decimal('0.01')))}pt"
                      for name, w in {"heavy": "3", "medium": "1.5", "light": "0.5", "box": "2"}.items()},
-            "space": lambda points: f"{_plain((Decimal(str(points)) * self.scale).quantize(Decimal('0.01')))}pt",
+            "space": space,
+            "row_pad": f"{_plain((spread / 2).quantize(Decimal('0.01')))}pt",
+            "pays_width": f"{_plain(self.pays_em)}em",
+            "logo": {"height": space(58), "width": space(180)},
             "mark": {"from": f"{_plain(mark_from)}in", "length": f"{_plain(MARK_LENGTH_IN)}in",
                      "to": f"{_plain(mark_to)}in", "weight": "0.25pt"},
             # the slug line sits between the bleed's edge (plus a gap) and the sheet's edge
@@ -298,21 +384,59 @@ class Layout:
         }
 
 
+def sign_title(operator: str, size: SignSize) -> str:
+    """The PDF's title: whose sign, which sign, on which sheet."""
+    what = "Criss Cross Poker limit card" if size.card else "Criss Cross Poker table sign"
+    return f"{operator} — {what}, {size.label}"
+
+
+def sign_created(offering: ResolvedOffering) -> str | None:
+    """The date the sign's file carries as made: the submission's latest sign-off, a day that has passed when the
+    sign is printed (the effective date is the day the rules take effect, often weeks later); the effective date
+    only while nobody has signed off."""
+    days = sorted(str(entry.date)[:10] for entry in offering.signoffs if entry.date)
+    return days[-1] if days else offering.effective_date
+
+
+def slug_text(doc: dict[str, Any], size: SignSize, profile: PressProfile | None) -> str:
+    condition = f" · {profile.name}" if profile is not None else ""
+    return (f"{doc['offering_id']} · version {doc['version']} · {size.label} trim, {_plain(BLEED_IN)} in bleed"
+            f"{condition} · {'DRAFT' if doc['draft'] else 'final'}")
+
+
+def slug_points(slug: str, size: SignSize) -> Decimal:
+    """The slug's type size: 6 pt, smaller where one line of it would not fit across the sheet (a limit card)."""
+    room = size.width_pt - Decimal(10)  # the slug runs between the vertical crop marks
+    return max(Decimal("3.5"), min(Decimal(6), room / max(text_em(slug), Decimal(1)))).quantize(Decimal("0.1"))
+
+
 def signage_context(offering: ResolvedOffering, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
-                    scale: Decimal | None = None) -> dict[str, Any]:
+                    scale: Decimal | None = None, spread_pt: Decimal = Decimal(0),
+                    profile: PressProfile | None = None, columns: list[list[str]] | None = None) -> dict[str, Any]:
     jurisdiction = offering.jurisdiction
     sheet = size if isinstance(size, SignSize) else sign_size(size)
-    columns = columns_for(sheet, sign_blocks(offering))
-    layout = Layout(sheet, first_scale(sheet, columns) if scale is None else scale, print_proof, columns)
+    lines = block_lines(offering)
+    count = columns_for(sheet, lines)
+    layout = Layout(sheet, estimated_scale(sheet, lines, count) if scale is None else scale, print_proof,
+                    columns or balanced_columns(lines, count), pays_width_em(offering), spread_pt)
     bets = jurisdiction.rule("bet_multiple")
-    doc = document_info(offering, kind="signage", title="Criss Cross Poker table sign",
-                        short_title="Table sign", draft=draft)
+    doc = dict(document_info(offering, kind="signage", title=sign_title(offering.operator.name, sheet),
+                             short_title="Table sign", draft=draft))
+    created = sign_created(offering)
+    doc["created"] = w3c_datetime(created)
+    doc["description"] = f"{doc['title']} — {offering.id} version {offering.version}"
+    if print_proof and profile is None:
+        from rulegen.render.prepress import shipped_profile
+
+        profile = shipped_profile()
+    slug = slug_text(doc, sheet, profile if print_proof else None)
     return {
         "doc": doc,
         "page": {**layout.css(), "print": print_proof, "name": sheet.name, "label": sheet.label,
-                 "card": sheet.card, "columns": layout.columns, "scale": layout.scale},
-        "slug": f"{doc['offering_id']} · version {doc['version']} · {sheet.label} trim, "
-                f"{_plain(BLEED_IN)} in bleed · {'DRAFT' if doc['draft'] else 'final'}",
+                 "card": sheet.card, "columns": len(layout.columns), "column_blocks": layout.columns,
+                 "scale": layout.scale},
+        "slug": slug,
+        "slug_points": _plain(slug_points(slug, sheet)),
         "ante": offering.limits.ante,
         "bets": bets.value if bets else None,
         "paytables": tables.offering_paytables(offering),
@@ -329,19 +453,22 @@ def signage_context(offering: ResolvedOffering, *, draft: Any, size: str | SignS
 
 
 def render_signage_html(offering: ResolvedOffering, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
-                        scale: Decimal | None = None) -> str:
-    return render_template("signage.html", **signage_context(offering, draft=draft, size=size,
-                                                             print_proof=print_proof, scale=scale))
+                        scale: Decimal | None = None, spread_pt: Decimal = Decimal(0),
+                        profile: PressProfile | None = None, columns: list[list[str]] | None = None) -> str:
+    return render_template("signage.html", **signage_context(offering, draft=draft, size=size, print_proof=print_proof,
+                                                             scale=scale, spread_pt=spread_pt, profile=profile,
+                                                             columns=columns))
 
 
 # --- fitting the sign to its sheet ---------------------------------------------------------------------------------
 
 CSS_PX_PER_INCH = 96
 PX_PER_PT = Decimal(4) / Decimal(3)
-MAX_FITS = 7
-GOOD_FILL = 0.9  # a sign filling less of its sheet's height than this gets one try at larger type
+MAX_FITS = 12
+GOOD_FILL = 0.96  # the fitting stops growing the type once the sign fills this much of its sheet's height
+FILLED = 0.93  # below this, the room left is spread over the paytables' lines
+CLOSE = Decimal("1.015")  # a scale that fits within 1.5% of one that does not is the largest
 MAX_GROWTH = Decimal("1.6")
-MAX_GROWS = 2
 MIN_SCALE = Decimal("0.5")  # 7 pt body type, 5 pt notes: below this a sign is not legible from a seat
 
 
@@ -352,14 +479,24 @@ class Measure:
     pages: int
     used_px: float  # how far down the sheet the sign's content reaches
     height_px: float
-    overflowing: list[str]  # lines wider than their box (text that cannot break)
+    overflowing: list[str]  # lines wider than their box, or text past the sheet's margins
     widowed: list[str]  # lines of a heading, row or note holding a single word
     logo_ppi: float | None = None  # a raster logo's pixels per inch at its printed size
     logo_width_in: float | None = None
+    lines: int = 0  # paytable lines (rows) in the tallest column
+    blocks: dict[str, float] = field(default_factory=dict)  # each paytable block's height, in CSS px
 
     @property
     def fits(self) -> bool:
         return self.pages == 1 and self.used_px <= self.height_px + 0.5 and not self.overflowing and not self.widowed
+
+    @property
+    def fill(self) -> float:
+        return self.used_px / self.height_px
+
+    @property
+    def too_wide(self) -> bool:
+        return bool(self.overflowing or self.widowed)
 
 
 def _classes(box: Any) -> set[str]:
@@ -383,8 +520,20 @@ def _line_right(line: Any) -> float:
     return float(max(rights, default=line.position_x))
 
 
+def _logo_drawn_width(box: Any) -> float:
+    """The width the logo is drawn at inside its box (`object-fit: contain`), in CSS px."""
+    image = box.replacement
+    width, height, ratio = image.get_intrinsic_size(1, 16)
+    if ratio is None and width and height:
+        ratio = width / height
+    if not ratio:
+        return float(box.width)
+    return float(min(box.width, box.height * ratio))
+
+
 def measure(document: Any, size: SignSize) -> Measure:
-    """Lay-out facts of a rendered sign: pages, the content's depth, lines too wide or holding one word."""
+    """Lay-out facts of a rendered sign: pages, the content's depth, text too wide for its box or past the sheet's
+    margins, lines holding one word, the logo's resolution as printed."""
     from weasyprint.formatting_structure import boxes
 
     used = 0.0
@@ -392,17 +541,26 @@ def measure(document: Any, size: SignSize) -> Measure:
     widowed: list[str] = []
     logo_ppi = logo_width_in = None
     every_box = [box for page in document.pages for box in page._page_box.descendants()]
+    sheet_left = sheet_right = None
+    rows_in_column: list[int] = []
+    blocks: dict[str, float] = {}
     for box in every_box:
         classes = _classes(box)
         if "sheet" in classes:
             used += box.margin_height()  # summed over the pages the sign spilled onto
             if len(document.pages) == 1:
                 used = box.position_y + box.margin_height()
+            sheet_left = box.content_box_x()
+            sheet_right = sheet_left + box.width
+        for name in classes:
+            if name.startswith("block-"):
+                blocks[name[len("block-"):]] = float(box.margin_height())
+        if "column" in classes or "card-limits" in classes:
+            rows_in_column.append(sum(1 for child in box.descendants() if isinstance(child, boxes.TableRowBox)))
         if isinstance(box, boxes.ReplacedBox) and "logo" in classes:
-            image = box.replacement
-            pixels = getattr(image, "width", None)  # raster images know their pixels; SVG has none
+            pixels = getattr(box.replacement, "width", None)  # raster images know their pixels; SVG has none
             if isinstance(pixels, int) and box.width:
-                logo_width_in = box.width / CSS_PX_PER_INCH
+                logo_width_in = _logo_drawn_width(box) / CSS_PX_PER_INCH
                 logo_ppi = pixels / logo_width_in
         if not isinstance(box, boxes.BlockContainerBox) or "slug" in classes:
             continue
@@ -414,8 +572,15 @@ def measure(document: Any, size: SignSize) -> Measure:
                 overflowing.append(text)
         if len([t for t in texts if t]) > 1:
             widowed.extend(t for t in texts if len(t.split()) == 1)
+    if sheet_left is not None and sheet_right is not None:  # nothing past the margins, a table's cell included
+        placed = {id(inner) for box in every_box if {"slug", "mark", "draft-mark"} & _classes(box)
+                  for inner in box.descendants()}  # the slug, crop marks and DRAFT mark stand on the sheet itself
+        for box in every_box:
+            if isinstance(box, (boxes.TextBox, boxes.ReplacedBox)) and id(box) not in placed and box.width:
+                if box.position_x < sheet_left - 0.5 or box.position_x + box.margin_width() > sheet_right + 0.5:
+                    overflowing.append(getattr(box, "text", "an image"))
     return Measure(len(document.pages), used, float(size.height_pt * PX_PER_PT), overflowing, widowed, logo_ppi,
-                   logo_width_in)
+                   logo_width_in, max(rows_in_column, default=0), blocks)
 
 
 @dataclass
@@ -426,16 +591,22 @@ class SignRendering:
     document: object  # WeasyPrint's Document of the final layout (tests read its boxes)
     html: str
     findings: list[Finding] = field(default_factory=list)
+    spread_pt: Decimal = Decimal(0)
+    profile: PressProfile | None = None
+
+    @property
+    def body_pt(self) -> Decimal:
+        return (BASE_TYPE["body"] * self.scale).quantize(Decimal("0.1"))
 
 
 LOGO_FIELD = ("offering", "operator", "logo")
 
 
-def logo_findings(offering: ResolvedOffering, result: Measure, *, print_final: bool) -> list[Finding]:
-    """A raster logo printed below 300 ppi: a warning naming its ppi; an error on a final printer's file."""
+def logo_findings(offering: ResolvedOffering, result: Measure, *, final: bool) -> list[Finding]:
+    """A raster logo printed below 300 ppi: a warning naming its ppi; an error on a final sign."""
     if result.logo_ppi is None or result.logo_ppi >= MIN_PRINTED_PPI:
         return []
-    level = "error" if print_final else "warning"
+    level = "error" if final else "warning"
     message = (f"the logo prints at {result.logo_ppi:.0f} ppi on this sign, below the {MIN_PRINTED_PPI} ppi a "
                f"printer needs; give an SVG logo, or a PNG at least "
                f"{result.logo_ppi and _pixels_needed(result):,} pixels wide")
@@ -450,28 +621,37 @@ class SignDoesNotFit(RulegenError):
     """No type size makes the sign fit its sheet (exit 2): the sheet is too small for what the sign must say."""
 
 
-class _Refit(Exception):
-    def __init__(self, measure: Measure, document: Any):
-        super().__init__("refit")
-        self.measure = measure
-        self.document = document
+@dataclass
+class _Attempt:
+    scale: Decimal
+    spread: Decimal
+    measure: Measure
+    laid_out: Any
+    html: str
 
 
-def next_scale(scale: Decimal, result: Measure) -> Decimal:
-    """A smaller scale: in proportion to the overflow in height, and at least 6% smaller."""
-    ratio = Decimal(1)
-    if result.used_px > result.height_px or result.pages > 1:
-        ratio = Decimal(str(result.height_px / max(result.used_px, 1.0))) * Decimal("0.98")
-    return (scale * min(ratio, Decimal("0.94"))).quantize(Decimal("0.0001"))
+def _next_scale(scale: Decimal, result: Measure, fits: _Attempt | None, too_large: Decimal | None) -> Decimal:
+    """The next scale to try: in proportion to the room left (or the overflow) in height, kept strictly between the
+    largest scale that fits and the smallest that does not; halfway between them when width was the limit."""
+    if result.too_wide:
+        guess = scale * Decimal("0.9")
+    else:
+        ratio = Decimal(str(result.height_px / max(result.used_px, 1.0)))
+        guess = scale * min(ratio * Decimal("0.995"), MAX_GROWTH)
+    low = fits.scale if fits is not None else MIN_SCALE
+    if too_large is not None and not (low < guess < too_large):
+        guess = (low + too_large) / 2
+    return max(MIN_SCALE, guess).quantize(Decimal("0.0001"))
 
 
 def render_signage_pdf(offering: ResolvedOffering, *, draft: Any, size: str | SignSize = "letter", print_proof: bool = False,
-                       fetcher: Any = None, effective_date: str | None = None) -> SignRendering:
-    """The sign's PDF at the largest type (from the sheet's first scale down) that fits its sheet."""
+                       fetcher: Any = None, profile: PressProfile | None = None) -> SignRendering:
+    """The sign's PDF at the largest type that fits its sheet, the room left spread over its paytable lines, and
+    verified on the finished PDF: no character outside the trim (the slug of a printer's file aside)."""
     from rulegen.render import prepress
-    from rulegen.render.pdf import render_pdf
-
     from rulegen.render.fetcher import SafeFetcher
+    from rulegen.render.pdf import lay_out
+    from rulegen.render.trimcheck import text_outside_trim
     from rulegen.resources import assets_dir
 
     if fetcher is None:
@@ -479,59 +659,122 @@ def render_signage_pdf(offering: ResolvedOffering, *, draft: Any, size: str | Si
         logo = loaded.logo()
         fetcher = SafeFetcher(assets_dir(), {logo.name: logo.data} if logo is not None else {})
     sheet = size if isinstance(size, SignSize) else sign_size(size)
-    scale = max(MIN_SCALE, first_scale(sheet, columns_for(sheet, sign_blocks(offering))))
+    if print_proof and profile is None:
+        profile = prepress.shipped_profile()
+    lines = block_lines(offering)
+    created = sign_created(offering)
     seed = offering.offering.source + b"signage" + sheet.name.encode() + (b"print" if print_proof else b"")
-    last = None
-    best: tuple[bytes, Decimal, Measure, Any, str] | None = None
-    grows = 0
+    if print_proof and profile is not None and profile.file is not None:
+        seed += profile.sha256.encode("ascii")
+
+    count = columns_for(sheet, lines)
+    arrangement = balanced_columns(lines, count)
+
+    def attempt(scale: Decimal, spread: Decimal = Decimal(0)) -> _Attempt:
+        html = render_signage_html(offering, draft=draft, size=sheet, print_proof=print_proof, scale=scale,
+                                   spread_pt=spread, profile=profile, columns=arrangement)
+        laid_out = lay_out(html, fetcher=fetcher, effective_date=created, identifier_seed=seed,
+                           variant=prepress.PRINT_VARIANT if print_proof else None)
+        return _Attempt(scale, spread, measure(laid_out.document, sheet), laid_out, html)
+
+    fits: _Attempt | None = None
     too_large: Decimal | None = None
-    for _attempt in range(MAX_FITS):
-        html = render_signage_html(offering, draft=draft, size=sheet, print_proof=print_proof,
-                                   scale=scale)
-        kept: dict[str, Any] = {}
-
-        def check(document: Any, kept: dict[str, Any] = kept) -> None:
-            result = measure(document, sheet)
-            kept["measure"], kept["document"] = result, document
-            if not result.fits:
-                raise _Refit(result, document)
-
-        try:
-            pdf = render_pdf(html, fetcher=fetcher, effective_date=effective_date, identifier_seed=seed,
-                             variant=prepress.PRINT_VARIANT if print_proof else None, check=check)
-        except _Refit as refit:
-            last = refit.measure
-            if best is not None:  # the larger type did not fit: once, try halfway; then keep the last that fit
-                too_large = scale
-                if grows >= MAX_GROWS:
-                    break
-                grows += 1
-                scale = ((best[1] + too_large) / 2).quantize(Decimal("0.0001"))
+    last: Measure | None = None
+    scale = max(MIN_SCALE, estimated_scale(sheet, lines, count)).quantize(Decimal("0.0001"))
+    rebalanced = sheet.card
+    for _ in range(MAX_FITS):
+        tried = attempt(scale)
+        last = tried.measure
+        if not rebalanced and len(tried.measure.blocks) == len(lines):
+            # the columns balanced again on the blocks' heights as laid out (the estimate counts lines, not wraps)
+            rebalanced = True
+            unit = float(LINE_IN) * CSS_PX_PER_INCH * float(scale)
+            measured = {name: max(1, round(tried.measure.blocks[name] / unit)) for name in lines}
+            better = balanced_columns(measured, count)
+            if better != arrangement:
+                arrangement = better
                 continue
-            if scale <= MIN_SCALE:
+        if tried.measure.fits:
+            fits = tried
+            if tried.measure.fill >= GOOD_FILL:
                 break
-            scale = max(MIN_SCALE, next_scale(scale, last))
-            continue
-        best = (pdf, scale, kept["measure"], kept["document"], html)
-        fill = kept["measure"].used_px / kept["measure"].height_px
-        if grows >= MAX_GROWS or fill >= GOOD_FILL:
+        else:
+            too_large = scale if too_large is None else min(too_large, scale)
+        if fits is None and scale <= MIN_SCALE:
             break
-        grows += 1  # larger type, in proportion to the room left (and below a size that already failed)
-        target = scale * min(Decimal(str(1 / max(fill, 0.1))) * Decimal("0.97"), MAX_GROWTH)
-        if too_large is not None:
-            target = min(target, (scale + too_large) / 2)
-        scale = target.quantize(Decimal("0.0001"))
-    if best is not None:
-        pdf, scale, result, document, html = best
-        findings = logo_findings(offering, result, print_final=print_proof and not draft.draft)
-        errors = [f for f in findings if f.level == "error"]
-        if errors:
-            raise InvalidOfferingError("\n".join(f.format() for f in errors), errors)
-        if print_proof:
-            pdf = prepress.finish_for_press(pdf, bleed_in=BLEED_IN, seed=seed + html.encode("utf-8"))
-        return SignRendering(pdf, scale, result, document, html, findings)
+        if fits is not None and too_large is not None and too_large <= fits.scale * CLOSE:
+            break
+        scale = _next_scale(scale, tried.measure, fits, too_large)
+        if fits is not None and scale <= fits.scale:
+            break
+    if fits is None:
+        raise _does_not_fit(sheet, last)
+    outside: list[str] = []
+    for _ in range(3):  # the finished PDF is the judge: text past the trim there means smaller type, or no sign
+        best = _spread(fits, attempt)
+        rendering = _finished(offering, best, sheet, print_proof, draft, profile, seed)
+        outside = text_outside_trim("the sign", rendering.pdf, slug=[_slug_of(best.html)] if print_proof else [])
+        if not outside:
+            return rendering
+        smaller = (fits.scale * Decimal("0.94")).quantize(Decimal("0.0001"))
+        if smaller < MIN_SCALE:
+            break
+        fits = attempt(smaller)
+        if not fits.measure.fits:
+            break
+    raise SignDoesNotFit(f"the sign does not fit a {sheet.label} sheet: {outside[0] if outside else 'it overflows'}"
+                         "; choose a larger size")
+
+
+def _spread(fits: _Attempt, attempt: Any) -> _Attempt:
+    """The room left under the sign, given to its paytable lines (equally above and below each), so the sign
+    fills its sheet: measured once, corrected once."""
+    result = fits.measure
+    if result.fill >= FILLED or result.lines == 0:
+        return fits
+    room_pt = Decimal(str((result.height_px * 0.985 - result.used_px) * 0.75))
+    spread = (room_pt / (result.lines + 4)).quantize(Decimal("0.01"))
+    best = fits
+    for _ in range(2):
+        tried = attempt(fits.scale, spread)
+        if not tried.measure.fits:
+            spread = (spread * Decimal("0.8")).quantize(Decimal("0.01"))
+            continue
+        best = tried
+        gained = tried.measure.used_px - result.used_px
+        if tried.measure.fill >= FILLED or gained <= 0:
+            break
+        spread = (spread * Decimal(str((result.height_px * 0.985 - result.used_px) / gained))).quantize(Decimal("0.01"))
+    return best
+
+
+def _slug_of(html: str) -> str:
+    import html as html_lib
+
+    match = re.search(r'<div class="slug">(.*?)</div>', html, re.S)
+    return html_lib.unescape(match[1]) if match else ""
+
+
+def _finished(offering: ResolvedOffering, best: _Attempt, sheet: SignSize, print_proof: bool, draft: Any,
+              profile: PressProfile | None, seed: bytes) -> SignRendering:
+    from rulegen.render import prepress
+
+    findings = logo_findings(offering, best.measure, final=not draft.draft)
+    errors = [f for f in findings if f.level == "error"]
+    if errors:
+        raise InvalidOfferingError("\n".join(f.format() for f in errors), errors)
+    pdf = best.laid_out.write()
+    if print_proof:
+        assert profile is not None
+        pdf = prepress.finish_for_press(pdf, bleed_in=BLEED_IN, seed=seed + best.html.encode("utf-8"),
+                                        profile=profile)
+    return SignRendering(pdf, best.scale, best.measure, best.laid_out.document, best.html, findings, best.spread,
+                         profile if print_proof else None)
+
+
+def _does_not_fit(sheet: SignSize, last: Measure | None) -> SignDoesNotFit:
     detail = (f"a line does not fit its column: {last.overflowing[0]!r}" if last and last.overflowing
               else f"a single word stands alone on a line: {last.widowed[0]!r}" if last and last.widowed
               else "the content is taller than the sheet")
-    raise SignDoesNotFit(f"the sign does not fit a {sheet.label} sheet with legible type (body at least "
-                         f"{BASE_TYPE['body'] * MIN_SCALE:.0f} pt; {detail}): choose a larger size")
+    return SignDoesNotFit(f"the sign does not fit a {sheet.label} sheet with legible type (body at least "
+                          f"{BASE_TYPE['body'] * MIN_SCALE:.0f} pt; {detail}): choose a larger size")
