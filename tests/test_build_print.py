@@ -62,7 +62,7 @@ def test_a_final_build_refuses_a_logo_under_300_ppi_and_writes_nothing(tmp_path)
 
 
 def test_a_build_with_the_shops_profile_is_reproduced_with_that_profile_and_only_with_it(tmp_path, monkeypatch):
-    import rulegen.build as pipeline
+    import rulegen.assemble as pipeline
     from rulegen.errors import RulegenError
 
     profile, _ = shop_profile(tmp_path)
