@@ -130,10 +130,21 @@ class Offering:
             node = node[:-1]
             key = False
 
+    def present(self, node: Path_) -> Path_:
+        """The node itself when the file has it, else its nearest ancestor that the file has."""
+        node = tuple(node)
+        while node and node not in self.positions:
+            node = node[:-1]
+        return node
+
     def finding(self, node: Path_, level: str, message: str, citation: str | None = None, *,
                 key: bool = False, rule: str | None = None, at: Path_ | None = None) -> Finding:
         """A finding about `node`, placed at `node` (its key with `key=True`), or at `at` when given (the
-        parent of a missing field, say)."""
+        parent of a missing field, say). A missing node with no `at` is placed where it belongs: at the key of
+        the nearest part that exists (its parent's own line, `top_prize:`, not the line of the parent's first
+        entry)."""
+        if at is None and tuple(node) not in self.positions:
+            at, key = self.present(node), True
         line, column = self.locate(node if at is None else at, key=key)
         return Finding(self.display_path, line, column, level, message, citation, tuple(node), rule)
 

@@ -67,8 +67,8 @@ def validate_offering(offering: Offering) -> list[Finding]:
     for check in CHECKS:
         if check.jurisdictional and jurisdiction is None:
             continue
-        if check.gate and any(f.level == "error" for f in findings + ctx.findings):
-            continue
+        if check.needs and check.blocked_by(findings + ctx.findings):
+            continue  # its figure would be computed from a broken part; every other check still runs
         check.run(ctx, check)
     findings.extend(ctx.findings)
     unique: dict[tuple, Finding] = {}
