@@ -339,7 +339,8 @@ def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple
     except MarkedYAMLError as exc:
         line, column = _mark(exc)
         problem = (exc.problem or exc.context or "the YAML cannot be parsed").strip()
-        raise _fail(display, line, column, f"YAML syntax error: {problem}") from None
+        hint = syntax_hint(exc, text)
+        raise _fail(display, line, column, f"YAML syntax error: {problem}" + (f"; {hint}" if hint else "")) from None
     except Exception as exc:  # ruamel.yaml raises other exceptions on some malformed input
         position = getattr(exc, "position", None)
         line, column = (1, 1)
@@ -360,6 +361,87 @@ def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple
     if duplicates:
         raise OfferingLoadError(duplicates, ExitCode.INVALID)
     return root, positions, key_positions
+
+
+def syntax_hint(exc: Any, text: str) -> str | None:
+    """What to write instead, for the YAML syntax errors people make in an offering file, or None.
+
+    Read from ruamel.yaml's problem and context and the lines they mark; the finding stays at the problem's
+    place (where the parser stopped), and the hint names the line where the fix usually goes."""
+    problem = str(getattr(exc, "problem", None) or "")
+    context = str(getattr(exc, "context", None) or "")
+    here, opened = getattr(exc, "problem_mark", None), getattr(exc, "context_mark", None)
+    lines = text.split("\n")
+
+    def line(mark: Any) -> str:
+        return lines[mark.line] if mark is not None and 0 <= mark.line < len(lines) else ""
+
+    def where(mark: Any) -> str:
+        return f"line {mark.line + 1}, column {mark.column + 1}"
+
+    def previous(mark: Any) -> tuple[int, str] | None:
+        """The nearest line above the mark that holds something other than a comment."""
+        for number in range(mark.line - 1, -1, -1):
+            if lines[number].strip() and not lines[number].lstrip().startswith("#"):
+                return number + 1, lines[number]
+        return None
+
+    def indent(content: str) -> int:
+        return len(content) - len(content.lstrip(" "))
+
+    if "'\\t'" in problem:
+        return "YAML indents and separates with spaces, never tabs: replace the tab with spaces"
+    if "that cannot start any token" in problem:
+        char = problem.split("'")[1] if problem.count("'") >= 2 else "it"
+        return f"a plain value cannot begin with {char}: put the value in quotes"
+    if context.startswith("while parsing a flow") and problem.startswith("expected ','") and opened is not None:
+        bracket, closing = ("[", "]") if "sequence" in context else ("{", "}")
+        return (f"the {bracket} opened at {where(opened)} is not closed: end it with {closing} on that line "
+                "(and put a value that holds a comma in quotes)")
+    if "quoted scalar" in context and "end of stream" in problem and opened is not None:
+        return f"the quote opened at {where(opened)} is never closed: end the value with the same quote"
+    if "unknown escape character" in problem:
+        return ("inside double quotes a backslash starts an escape: put the value in single quotes, or write a "
+                "backslash as \\\\")
+    if "could not find expected ':'" in problem and opened is not None:
+        return (f"line {opened.line + 1} ({line(opened).strip()!r}) is neither 'key: value' nor a list item: add ': ' "
+                "after its key, or join it to the line above")
+    if problem == "mapping values are not allowed here" and here is not None:
+        content = line(here)
+        before = content[:here.column].lstrip(" -")
+        if ": " in before:
+            return ("the value holds ': ', which YAML reads as the start of another key: put the value in quotes "
+                    "(name: \"Example: Casino\")")
+        above = previous(here)
+        if above is not None:
+            number, prior = above
+            key, colon, rest = prior.partition(":")
+            if colon and rest and not rest.startswith((" ", "\t")) and ": " not in prior and "#" not in key:
+                return f"line {number} has no space after its colon: write '{key.strip()}: {rest.strip()}'"
+            if not colon and not prior.lstrip().startswith("-") and indent(prior) == indent(content):
+                return (f"line {number} ({prior.strip()!r}) has no ': ', so YAML reads it as part of the key on line "
+                        f"{here.line + 1}: give it its value ({prior.strip()}: ...) or remove it")
+            if indent(content) > indent(prior) and not prior.rstrip().endswith(":"):
+                return (f"line {here.line + 1} is indented deeper than line {number} above it, whose key already has "
+                        "a value: start it in the same column as the keys it belongs with")
+        return "put a value that holds ': ' in quotes, and start the keys of one mapping in one column"
+    if problem.startswith("expected <block end>, but found") and here is not None:
+        found = problem.rsplit("found", 1)[1].strip()
+        if found == "'-'":
+            return ("a list item (-) cannot stand among a mapping's keys: put the list under a key of its own, "
+                    "indented")
+        if found in ("'<block mapping start>'", "'<block sequence start>'", "'?'"):
+            return (f"line {here.line + 1} starts in column {here.column + 1}, in line with no key or list item above "
+                    "it: start it in the same column as the keys it belongs with")
+        if found in ("']'", "'}'"):
+            return (f"this {found[1]} closes nothing that was opened: remove it, or put a value that holds one in "
+                    "quotes")
+        value = line(here)[:here.column].partition(":")[2].strip()
+        if value.startswith(("{", "[")):
+            return ("a value that begins with { or [ is read as a mapping or a list: put text that begins with one "
+                    "in quotes")
+        return "the value ended (at a closing quote or bracket) and more text follows it: put the whole value in quotes"
+    return None
 
 
 def _key_text(value: object) -> str:
