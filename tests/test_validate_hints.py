@@ -1,9 +1,10 @@
-"""Hints: what to write instead, for a YAML syntax error, a date written another way and a misspelled hand name.
-Each case breaks a correct offering once and reads the finding at
+"""Hints: what to write instead, for a YAML syntax error, a date written another way and a misspelled hand name;
+and `validate --quiet`, which leaves notes out. Each case breaks a correct offering once and reads the finding at
 the offending line, word for word."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 from rulegen.cli import app
 from rulegen.validate import validate_file
 from rulegen.validate.dates import date_hint
-from tests.test_validate import mutated
+from tests.test_validate import DATA, mutated
 
 NOT_A_DATE = "offering.effective_date is '{}', which is not a real date (YYYY-MM-DD); {}"
 
@@ -112,6 +113,28 @@ def test_a_yaml_syntax_error_says_what_to_write(tmp_path, name, text, place, mes
     assert report.status == 2
     assert [f.format() for f in report.findings] == [
         f"{path}:{place}: error: YAML syntax error: {message} [offering format]"]
+
+
+def test_quiet_leaves_notes_out_and_still_counts_them(tmp_path):
+    path = DATA / "correct_md.yaml"
+    loud = CliRunner().invoke(app, ["validate", str(path)])
+    quiet = CliRunner().invoke(app, ["validate", "--quiet", str(path)])
+    assert loud.exit_code == quiet.exit_code == 0
+    notes = [line for line in loud.stdout.splitlines() if ": note: " in line]
+    assert notes and ": note: " not in quiet.stdout
+    count = f"{len(notes)} note{'s' if len(notes) != 1 else ''}"
+    assert loud.stdout.splitlines()[-1].endswith(count)
+    assert quiet.stdout.splitlines() == [loud.stdout.splitlines()[-1] + " (not shown: --quiet)"]
+    document = json.loads(CliRunner().invoke(app, ["validate", "-q", "--format", "json", str(path)]).stdout)
+    assert document["files"][0]["findings"] == [] and document["summary"]["notes"] == len(notes)
+
+
+def test_quiet_keeps_errors_and_warnings(tmp_path):
+    path = mutated(tmp_path, "md", {("table", "postions"): 6, ("payout_limit", "amount"): 40000})
+    result = CliRunner().invoke(app, ["validate", "-q", str(path)])
+    assert result.exit_code == 1
+    levels = [line.split(": ")[1] for line in result.stdout.splitlines()[:-1]]
+    assert levels == ["error", "warning"], result.stdout
 
 
 def test_hints_leave_the_offering_file_as_it_was(tmp_path):
