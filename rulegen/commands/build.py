@@ -1,4 +1,5 @@
-"""`rulegen build [FILE] [--out DIR] [--final] [--sign ID.p12] [--previous OLD.yaml]`: the whole submission."""
+"""`rulegen build [PATH...] [--out DIR] [--final] [--sign ID.p12] [--previous OLD.yaml]`: the whole submission, for
+one offering or several (files, or folders searched for offerings), several built in parallel."""
 
 from __future__ import annotations
 
@@ -27,8 +28,30 @@ def _progress_display(enabled: bool):
                     TimeElapsedColumn(), console=console, transient=True, disable=not show)
 
 
+def build_line(display: str, built) -> str:
+    """`FILE: built build/<id>/ (DRAFT; ...) in 12.3 s`."""
+    status = "DRAFT" if built.draft else "final"
+    return f"{display}: built {built.folder}/ ({status}; {', '.join(built.files)}) in {built.seconds:.1f} s"
+
+
+def report_built(display: str, outcome) -> int:
+    """Print one build's outcome as a build of it alone prints it; return its exit status."""
+    if isinstance(outcome, RulegenError):
+        return report_error(outcome)
+    if isinstance(outcome, BaseException):  # not ours: a message, never a traceback, and the other builds go on
+        typer.echo(printable_line(f"rulegen: error: {display}: internal error: {type(outcome).__name__}: {outcome}"),
+                   err=True)
+        return int(ExitCode.UNUSABLE)
+    for finding in outcome.findings:
+        if finding.level == "warning":
+            typer.echo(printable_line(finding.format()), err=True)
+    typer.echo(printable_line(build_line(display, outcome)))
+    return int(ExitCode.OK)
+
+
 def build_one(path: Path, display: str, options, progress) -> int:
     from rulegen import build as pipeline
+    from rulegen.build.many import built
 
     task = progress.add_task(f"build {display}", total=len(pipeline.STEPS), step="")
 
@@ -41,21 +64,66 @@ def build_one(path: Path, display: str, options, progress) -> int:
         progress.remove_task(task)
         return report_error(exc)
     progress.update(task, completed=len(pipeline.STEPS), step="done")
-    warnings = [f for f in result.findings if f.level == "warning"]
-    for finding in warnings:
-        typer.echo(printable_line(finding.format()), err=True)
-    status = "DRAFT" if result.draft is None or result.draft.draft else "final"
-    seconds = sum(result.timings.values())
-    typer.echo(printable_line(f"{display}: built {result.folder}/ ({status}; {', '.join(sorted(result.files))}) in "
-                              f"{seconds:.1f} s"))
-    return int(ExitCode.OK)
+    return report_built(display, built(result))
+
+
+def distinct(files: list[tuple[Path, str]]) -> tuple[list[tuple[Path, str]], list[tuple[str, UsageError]]]:
+    """The offerings to build, each once: a file named twice (or found again under a folder) is built once, and
+    a second file with an offering id an earlier one has is refused, as both would be published to one folder."""
+    from rulegen.offering import OfferingLoadError, load_offering
+
+    seen: set[str] = set()
+    owners: dict[str, str] = {}
+    keep: list[tuple[Path, str]] = []
+    refused: list[tuple[str, UsageError]] = []
+    for path, display in files:
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            head = load_offering(path, display).data.get("offering")
+        except (OfferingLoadError, OSError):
+            head = None  # its build reports why, as a build of it alone does
+        offering_id = head.get("id") if isinstance(head, dict) else None
+        if isinstance(offering_id, str) and offering_id in owners:
+            refused.append((display, UsageError(
+                f"{display}: not built: its offering id '{offering_id}' is that of {owners[offering_id]}, built in "
+                f"this run to the same folder; give each offering its own id")))
+            continue
+        if isinstance(offering_id, str):
+            owners[offering_id] = display
+        keep.append((path, display))
+    return keep, refused
+
+
+def build_several(files: list[tuple[Path, str]], options, progress) -> int:
+    """Each offering built once, in parallel up to the cores; each outcome printed as a build of it alone prints
+    it, in the order given; then one summary line. The status is the worst of them."""
+    from rulegen.build.many import build_each
+
+    todo, refused = distinct(files)
+    statuses: dict[str, int] = {}
+    for display, error in refused:
+        statuses[display] = report_error(error)
+    task = progress.add_task(f"build {len(todo)} offerings", total=len(todo), step="")
+    for index, outcome in build_each(todo, options):
+        display = todo[index][1]
+        statuses[display] = report_built(display, outcome)
+        progress.update(task, advance=1, step=display)
+    failed = [f"{display}: exit {status}" for display, status in statuses.items() if status]
+    total = len(statuses)
+    summary = f"{total} offering{'' if total == 1 else 's'}: {total - len(failed)} built, {len(failed)} not built"
+    typer.echo(printable_line(summary + (f" ({'; '.join(failed)})" if failed else "")))
+    return max(statuses.values(), default=0)
 
 
 def register(app: typer.Typer) -> None:
     @app.command("build")
     def build(
-        file: Annotated[Path | None, typer.Argument(help="The offering file; without it, every bundled sample.",
-                                                    show_default=False)] = None,
+        paths: Annotated[list[Path] | None, typer.Argument(
+            help="Offering files, or folders to search for *.yaml / *.yml; without any, every bundled sample. "
+                 "Several are built in parallel, each once.", show_default=False)] = None,
         out: Annotated[Path, typer.Option(
             "--out", help="The folder that receives <id>/ for each build.")] = Path("build"),
         final: Annotated[bool, typer.Option(
@@ -82,18 +150,25 @@ def register(app: typer.Typer) -> None:
         from rulegen.build import BuildOptions
         from rulegen.resources import samples_dir
 
-        if file is not None:
-            files = [(file, str(file))]
+        from rulegen.commands.validate import offering_files
+
+        if paths:
+            files = offering_files(paths)
+            if not files:
+                raise UsageError("no *.yaml or *.yml offering files found under " + ", ".join(str(p) for p in paths))
         else:
             files = [(path, path.name) for path in sorted(samples_dir().glob("*.yaml"))]
             if not files:
                 raise UsageError("no bundled sample offerings were found")
         if tsa is not None and sign is None:
             raise UsageError("--tsa timestamps a signature; give --sign ID.p12 too")
+        if previous is not None and len(files) > 1:
+            raise UsageError("--previous names the revision one offering follows; build that offering alone")
         options = BuildOptions(out_dir=out, final=final, sign=sign, previous=previous, sign_size=sign_size,
                                print_proof=print_proof, tsa=tsa)
-        status = 0
         with _progress_display(sys.stderr is not None) as progress:
-            for path, display in files:
-                status = max(status, build_one(path, display, options, progress))
+            if len(files) == 1:
+                status = build_one(*files[0], options, progress)
+            else:
+                status = build_several(files, options, progress)
         raise typer.Exit(code=status)
