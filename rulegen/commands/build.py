@@ -29,8 +29,10 @@ def _progress_display(enabled: bool):
 
 
 def build_line(display: str, built) -> str:
-    """`FILE: built build/<id>/ (DRAFT; ...) in 12.3 s`."""
+    """`FILE: built build/<id>/ (DRAFT; ...) in 12.3 s`, naming the signer of a signed build."""
     status = "DRAFT" if built.draft else "final"
+    if built.signer:
+        status += f", signed by {built.signer}"
     return f"{display}: built {built.folder}/ ({status}; {', '.join(built.files)}) in {built.seconds:.1f} s"
 
 
@@ -164,6 +166,10 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--tsa timestamps a signature; give --sign ID.p12 too")
         if previous is not None and len(files) > 1:
             raise UsageError("--previous names the revision one offering follows; build that offering alone")
+        if sign is not None and not final:
+            typer.echo("rulegen: warning: --sign without --final signs a DRAFT: every page says DRAFT, and `rulegen "
+                       "verify` accepts only a signed final filing; to file it, build with --final (every sign-off "
+                       "role given) and --sign", err=True)
         options = BuildOptions(out_dir=out, final=final, sign=sign, previous=previous, sign_size=sign_size,
                                print_proof=print_proof, tsa=tsa)
         with _progress_display(sys.stderr is not None) as progress:
