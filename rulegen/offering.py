@@ -85,6 +85,10 @@ class Offering:
     key_positions: dict[Path_, tuple[int, int]] = field(repr=False)  # mapping entry path -> its key
     # (Logo | None,) or LogoRefused, once read
     _logo: tuple[Logo | None] | LogoRefused | None = field(default=None, repr=False, compare=False)
+    # Loaded with keep_going: the errors that make the offering wrong but leave the rest readable (a duplicate
+    # key, a number out of range), and the nodes they make unknowable (validation judges nothing there).
+    load_findings: list[Finding] = field(default_factory=list, repr=False, compare=False)
+    broken: frozenset[Path_] = field(default=frozenset(), repr=False, compare=False)
 
     def logo(self) -> Logo | None:
         """The logo the offering names, read once from its folder and checked (`rulegen.logo`), or None.
@@ -149,7 +153,11 @@ class Offering:
         return Finding(self.display_path, line, column, level, message, citation, tuple(node), rule)
 
 
-def load_offering(path: str | Path, display_path: str | None = None) -> Offering:
+def load_offering(path: str | Path, display_path: str | None = None, *, keep_going: bool = False) -> Offering:
+    """The offering in the file. An unusable file raises OfferingLoadError (exit 2); so does a wrong one (exit 1:
+    a duplicate key, a number out of range) unless `keep_going`, which loads the rest for validation to judge in
+    the same pass and holds those errors in `load_findings` (a duplicated key keeps its first value, an
+    out-of-range number reads as empty; both nodes are `broken`)."""
     path = Path(path)
     display = display_path if display_path is not None else str(path)
     try:
@@ -159,18 +167,19 @@ def load_offering(path: str | Path, display_path: str | None = None) -> Offering
             raise _fail(display, 1, 1, f"the file is larger than {MAX_BYTES:,} bytes (1 MiB), the most an offering "
                                        "file may be") from None
         raise _fail(display, 1, 1, exc.reason) from None
-    return parse_offering(source, display, path)
+    return parse_offering(source, display, path, keep_going=keep_going)
 
 
-def parse_offering(source: bytes, display: str, path: Path | None = None) -> Offering:
+def parse_offering(source: bytes, display: str, path: Path | None = None, *, keep_going: bool = False) -> Offering:
     if len(source) > MAX_BYTES:
         raise _fail(display, 1, 1, f"the file is larger than {MAX_BYTES:,} bytes (1 MiB), the most an offering "
                                    "file may be")
     text = _decode(source, display)
     if not text.strip():
         raise _fail(display, 1, 1, "the file is empty; an offering file is a YAML mapping of fields")
-    data, positions, key_positions = _compose(text, display)
-    return Offering(path or Path(display), display, source, data, positions, key_positions)
+    data, positions, key_positions, wrong = _compose(text, display, keep_going)
+    return Offering(path or Path(display), display, source, data, positions, key_positions,
+                    load_findings=wrong, broken=frozenset(f.node for f in wrong if f.node is not None))
 
 
 def _fail(display: str, line: int, column: int, message: str, code: ExitCode = ExitCode.UNUSABLE,
@@ -227,8 +236,8 @@ class _Frame:
         self.key_lines: dict[str, int] = {}
 
 
-def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple[int, int]],
-                                                dict[Path_, tuple[int, int]]]:
+def _compose(text: str, display: str, keep_going: bool = False) -> tuple[
+        dict[str, Any], dict[Path_, tuple[int, int]], dict[Path_, tuple[int, int]], list[Finding]]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError
 
@@ -236,6 +245,7 @@ def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple
     positions: dict[Path_, tuple[int, int]] = {}
     key_positions: dict[Path_, tuple[int, int]] = {}
     duplicates: list[Finding] = []
+    wrong: list[Finding] = []  # with keep_going: values out of range, each read as empty
     stack: list[_Frame] = []
     root: object = None
     documents = 0
@@ -332,7 +342,14 @@ def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple
                     place(frame.value, frame.start, "container")
                 elif name == "ScalarEvent":
                     pos = _mark(event)
-                    value = _resolve(event, display, pos, container_path())
+                    try:
+                        value = _resolve(event, display, pos, container_path())
+                    except OfferingLoadError as exc:
+                        is_key = bool(stack) and stack[-1].kind == "map" and stack[-1].pending is None
+                        if not keep_going or exc.exit_code != ExitCode.INVALID or is_key:
+                            raise
+                        wrong.extend(exc.findings)  # a value out of range: reported, read as empty
+                        value = None
                     place(value, pos, "scalar")
     except OfferingLoadError:
         raise
@@ -358,9 +375,9 @@ def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple
         raise _fail(display, *positions.get((), (1, 1)),
                     f"the top level is {kind}; an offering file is a YAML mapping of fields "
                     "(schema_version, offering, table, ...)")
-    if duplicates:
+    if duplicates and not keep_going:
         raise OfferingLoadError(duplicates, ExitCode.INVALID)
-    return root, positions, key_positions
+    return root, positions, key_positions, duplicates + wrong
 
 
 def syntax_hint(exc: Any, text: str) -> str | None:

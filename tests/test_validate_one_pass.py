@@ -79,3 +79,39 @@ def test_a_finding_about_a_missing_node_is_placed_at_its_nearest_present_parents
     assert (finding.line, finding.column) == offering.key_positions[("bonus_spin", "top_prize")]
     present = offering.finding(("bonus_spin", "top_prize", "kind"), "error", "x")
     assert (present.line, present.column) == offering.positions[("bonus_spin", "top_prize", "kind")]
+
+
+def test_a_duplicate_key_and_a_number_out_of_range_do_not_hide_the_other_findings(tmp_path):
+    text = (Path(__file__).parent / "data" / "correct_pa.yaml").read_text()
+    assert "  positions: 6\n" in text and "  decks: 1\n" in text and "  amount: 50000\n" in text
+    path = tmp_path / "pa.yaml"
+    path.write_text(text.replace("  positions: 6\n", "  positions: 6\n  positions: 7\n")
+                    .replace("  decks: 1\n", "  decks: 1e999999\n").replace("  amount: 50000\n", "  amount: 25000\n"))
+    report = validate_file(path)
+    assert report.status == 1
+    found = [(f.field, f.message) for f in report.findings if f.level == "error"]
+    lines = path.read_text().splitlines()
+    assert found == [
+        ("table.positions", "duplicate key 'positions' in table: it is also on line 11; a key may appear once (which "
+                            "value was meant cannot be known)"),
+        ("cards.decks", "cards.decks is 1e999999: an offering's numbers hold at most 15 significant digits and lie "
+                        "between 0.000001 and 10^12 (or are 0)"),
+        ("payout_limit.amount", PA_FLOOR),
+    ], found
+    errors_at = [lines[f.line - 1].strip() for f in report.findings if f.level == "error"]
+    assert errors_at == ["positions: 7", "decks: 1e999999", "amount: 25000"]
+
+
+def test_the_other_commands_still_refuse_a_duplicate_key_at_load(tmp_path):
+    from rulegen.errors import ExitCode
+    from rulegen.offering import OfferingLoadError
+
+    path = tmp_path / "pa.yaml"
+    path.write_text((Path(__file__).parent / "data" / "correct_pa.yaml").read_text()
+                    .replace("  positions: 6\n", "  positions: 6\n  positions: 7\n"))
+    try:
+        load_offering(path)
+    except OfferingLoadError as exc:
+        assert exc.exit_code == ExitCode.INVALID and "duplicate key 'positions'" in exc.message
+    else:
+        raise AssertionError("a duplicate key loaded")
