@@ -130,3 +130,15 @@ def test_the_outcomes_come_in_the_order_given_from_the_worker_processes(tmp_path
     assert sorted(p.name for p in out.iterdir()) == [built.folder.name]  # nothing of the broken one, no temporaries
     for name in OUTPUTS:
         assert (built.folder / name).read_bytes() == alone.files[name], name
+
+
+def test_quiet_leaves_the_notes_out_of_a_failed_builds_findings(tmp_path):
+    broken = copy(tmp_path / "in", next(s for s in SAMPLES if s.stem.startswith("md")), "broken.yaml",
+                  {"positions: 6": "positions: 9"})
+    loud = CliRunner().invoke(app, ["build", str(broken), "--out", str(tmp_path / "out")])
+    quiet = CliRunner().invoke(app, ["build", "--quiet", str(broken), "--out", str(tmp_path / "out")])
+    assert loud.exit_code == quiet.exit_code == 1
+    assert ": note: " in loud.stdout and ": note: " not in quiet.stdout
+    assert quiet.stdout.splitlines() == [line for line in loud.stdout.splitlines() if ": note: " not in line]
+    assert quiet.stderr == loud.stderr == f"rulegen: error: {broken}: 1 error; nothing was built\n"
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())

@@ -36,9 +36,12 @@ def build_line(display: str, built) -> str:
     return f"{display}: built {built.folder}/ ({status}; {', '.join(built.files)}) in {built.seconds:.1f} s"
 
 
-def report_built(display: str, outcome) -> int:
-    """Print one build's outcome as a build of it alone prints it; return its exit status."""
+def report_built(display: str, outcome, quiet: bool = False) -> int:
+    """Print one build's outcome as a build of it alone prints it (with `quiet`, a failed build's findings without
+    its notes); return its exit status."""
     if isinstance(outcome, RulegenError):
+        if quiet:
+            outcome.findings = [finding for finding in outcome.findings if finding.level != "note"]
         return report_error(outcome)
     if isinstance(outcome, BaseException):  # not ours: a message, never a traceback, and the other builds go on
         typer.echo(printable_line(f"rulegen: error: {display}: internal error: {type(outcome).__name__}: {outcome}"),
@@ -51,7 +54,7 @@ def report_built(display: str, outcome) -> int:
     return int(ExitCode.OK)
 
 
-def build_one(path: Path, display: str, options, progress) -> int:
+def build_one(path: Path, display: str, options, progress, quiet: bool = False) -> int:
     from rulegen import build as pipeline
     from rulegen.build.many import built
 
@@ -64,9 +67,9 @@ def build_one(path: Path, display: str, options, progress) -> int:
         result = pipeline.build(path, options, display=display, progress=advance)
     except RulegenError as exc:
         progress.remove_task(task)
-        return report_error(exc)
+        return report_built(display, exc, quiet)
     progress.update(task, completed=len(pipeline.STEPS), step="done")
-    return report_built(display, built(result))
+    return report_built(display, built(result), quiet)
 
 
 def distinct(files: list[tuple[Path, str]]) -> tuple[list[tuple[Path, str]], list[tuple[str, UsageError]]]:
@@ -99,7 +102,7 @@ def distinct(files: list[tuple[Path, str]]) -> tuple[list[tuple[Path, str]], lis
     return keep, refused
 
 
-def build_several(files: list[tuple[Path, str]], options, progress) -> int:
+def build_several(files: list[tuple[Path, str]], options, progress, quiet: bool = False) -> int:
     """Each offering built once, in parallel up to the cores; each outcome printed as a build of it alone prints
     it, in the order given; then one summary line. The status is the worst of them."""
     from rulegen.build.many import build_each
@@ -111,7 +114,7 @@ def build_several(files: list[tuple[Path, str]], options, progress) -> int:
     task = progress.add_task(f"build {len(todo)} offerings", total=len(todo), step="")
     for index, outcome in build_each(todo, options):
         display = todo[index][1]
-        statuses[display] = report_built(display, outcome)
+        statuses[display] = report_built(display, outcome, quiet)
         progress.update(task, advance=1, step=display)
     failed = [f"{display}: exit {status}" for display, status in statuses.items() if status]
     total = len(statuses)
@@ -146,6 +149,8 @@ def register(app: typer.Typer) -> None:
                           "and the revocation data of both chains (PAdES B-LT), fetched from the authority and the "
                           "CRL and OCSP sources the certificates name: the only network access a build makes.",
             show_default=False)] = None,
+        quiet: Annotated[bool, typer.Option(
+            "--quiet", "-q", help="Leave notes out of the findings of an offering that fails.")] = False,
     ) -> None:
         """Validate, compute the math and render rules.pdf, rules.html, signage.pdf, math-appendix.pdf,
         manifest.json."""
@@ -174,7 +179,7 @@ def register(app: typer.Typer) -> None:
                                print_proof=print_proof, tsa=tsa)
         with _progress_display(sys.stderr is not None) as progress:
             if len(files) == 1:
-                status = build_one(*files[0], options, progress)
+                status = build_one(*files[0], options, progress, quiet)
             else:
-                status = build_several(files, options, progress)
+                status = build_several(files, options, progress, quiet)
         raise typer.Exit(code=status)
