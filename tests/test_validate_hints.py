@@ -142,3 +142,20 @@ def test_hints_leave_the_offering_file_as_it_was(tmp_path):
     before = path.read_bytes()
     CliRunner().invoke(app, ["validate", str(path)])
     assert path.read_bytes() == before and sorted(p.name for p in Path(tmp_path).iterdir()) == ["pa.yaml"]
+
+
+@pytest.mark.parametrize("node, written, message", [
+    (("cards", "dealing"), "manual_shoe", "cards.dealing is 'manual_shoe'; cards are dealt from a manual shoe, from "
+                                          "the hand, or from an automated shoe; did you mean 'manual-shoe'?"),
+    (("cards", "shuffling"), "Automated Counting", None),
+    (("table", "payout_odds_display"), "layuot", None),
+])
+def test_a_misspelled_choice_says_did_you_mean(tmp_path, node, written, message):
+    path = mutated(tmp_path, "pa", {node: written})
+    found = [f for f in validate_file(path).findings if f.level == "error"]
+    assert len(found) == 1 and found[0].field == ".".join(node), [f.format() for f in found]
+    if message is not None:
+        assert found[0].message == message
+    meant = {"Automated Counting": "automated-counting", "layuot": "layout", "manual_shoe": "manual-shoe"}[written]
+    assert found[0].message.endswith(f"; did you mean '{meant}'?")
+    assert path.read_text().splitlines()[found[0].line - 1].strip() == f"{node[-1]}: {written}"

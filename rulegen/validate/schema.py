@@ -141,6 +141,15 @@ def hand_class_hint(key: object, hands: list) -> str | None:
     return close[0] if close else None
 
 
+def value_hint(value: str, allowed: list[str]) -> str | None:
+    """The allowed word a misspelled value most likely means (`manual_shoe`, `Automated`), or None."""
+    if not allowed:
+        return None
+    words = {re.sub(r"[\s_-]+", "-", word.lower()): word for word in allowed}
+    close = difflib.get_close_matches(re.sub(r"[\s_-]+", "-", value.strip().lower()), list(words), n=1, cutoff=0.75)
+    return words[close[0]] if close and words[close[0]] != value else None
+
+
 _PRIORITY = ("required", "additionalProperties", "type", "not", "const", "enum", "format")
 
 
@@ -254,4 +263,8 @@ class _Explainer:
             message += f"it should be {'below' if kind == 'exclusiveMaximum' else 'at most'} {error.validator_value}"
         else:
             message += error.message
+        if kind == "enum" and isinstance(error.instance, str) and isinstance(error.validator_value, list):
+            close = value_hint(error.instance, [v for v in error.validator_value if isinstance(v, str)])
+            if close:
+                message += f"; did you mean '{close}'?"
         return found(node, message)
