@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulegen.build.processes import PROCESSES_ENV
-from rulegen.errors import OutputError
+from rulegen.errors import OutputError, UsageError
 from rulegen.findings import Finding
 
 if TYPE_CHECKING:
@@ -54,6 +54,36 @@ def build_summary(path: Path, display: str, options: BuildOptions) -> Built:
     from rulegen.build import build
 
     return built(build(path, options, display=display))
+
+
+def distinct(files: Sequence[tuple[Path, str]]) -> tuple[list[tuple[Path, str]], list[tuple[str, UsageError]]]:
+    """The offerings to build, each once: a file named twice (or found again under a folder) is built once, and
+    a second file with an offering id an earlier one has is refused, as both would be published to one folder."""
+    from rulegen.offering import OfferingLoadError, load_offering
+
+    seen: set[str] = set()
+    owners: dict[str, str] = {}
+    keep: list[tuple[Path, str]] = []
+    refused: list[tuple[str, UsageError]] = []
+    for path, display in files:
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            head = load_offering(path, display, keep_going=True).data.get("offering")
+        except (OfferingLoadError, OSError):
+            head = None  # its build reports why, as a build of it alone does
+        offering_id = head.get("id") if isinstance(head, dict) else None
+        if isinstance(offering_id, str) and offering_id in owners:
+            refused.append((display, UsageError(
+                f"{display}: not built: its offering id '{offering_id}' is that of {owners[offering_id]}, built in "
+                f"this run to the same folder; give each offering its own id")))
+            continue
+        if isinstance(offering_id, str):
+            owners[offering_id] = display
+        keep.append((path, display))
+    return keep, refused
 
 
 def _one_process_each() -> None:
@@ -102,4 +132,4 @@ def build_each(items: Sequence[tuple[Path, str]], options: BuildOptions, *,
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["Built", "build_each", "build_summary", "built", "cores"]
+__all__ = ["Built", "build_each", "build_summary", "built", "cores", "distinct"]

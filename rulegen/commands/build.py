@@ -72,40 +72,10 @@ def build_one(path: Path, display: str, options, progress, quiet: bool = False) 
     return report_built(display, built(result), quiet)
 
 
-def distinct(files: list[tuple[Path, str]]) -> tuple[list[tuple[Path, str]], list[tuple[str, UsageError]]]:
-    """The offerings to build, each once: a file named twice (or found again under a folder) is built once, and
-    a second file with an offering id an earlier one has is refused, as both would be published to one folder."""
-    from rulegen.offering import OfferingLoadError, load_offering
-
-    seen: set[str] = set()
-    owners: dict[str, str] = {}
-    keep: list[tuple[Path, str]] = []
-    refused: list[tuple[str, UsageError]] = []
-    for path, display in files:
-        real = os.path.realpath(path)
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
-            head = load_offering(path, display).data.get("offering")
-        except (OfferingLoadError, OSError):
-            head = None  # its build reports why, as a build of it alone does
-        offering_id = head.get("id") if isinstance(head, dict) else None
-        if isinstance(offering_id, str) and offering_id in owners:
-            refused.append((display, UsageError(
-                f"{display}: not built: its offering id '{offering_id}' is that of {owners[offering_id]}, built in "
-                f"this run to the same folder; give each offering its own id")))
-            continue
-        if isinstance(offering_id, str):
-            owners[offering_id] = display
-        keep.append((path, display))
-    return keep, refused
-
-
 def build_several(files: list[tuple[Path, str]], options, progress, quiet: bool = False) -> int:
     """Each offering built once, in parallel up to the cores; each outcome printed as a build of it alone prints
     it, in the order given; then one summary line. The status is the worst of them."""
-    from rulegen.build.many import build_each
+    from rulegen.build.many import build_each, distinct
 
     todo, refused = distinct(files)
     statuses: dict[str, int] = {}
