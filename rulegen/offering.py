@@ -85,6 +85,10 @@ class Offering:
     key_positions: dict[Path_, tuple[int, int]] = field(repr=False)  # mapping entry path -> its key
     # (Logo | None,) or LogoRefused, once read
     _logo: tuple[Logo | None] | LogoRefused | None = field(default=None, repr=False, compare=False)
+    # Loaded with keep_going: the errors that make the offering wrong but leave the rest readable (a duplicate
+    # key, a number out of range), and the nodes they make unknowable (validation judges nothing there).
+    load_findings: list[Finding] = field(default_factory=list, repr=False, compare=False)
+    broken: frozenset[Path_] = field(default=frozenset(), repr=False, compare=False)
 
     def logo(self) -> Logo | None:
         """The logo the offering names, read once from its folder and checked (`rulegen.logo`), or None.
@@ -130,15 +134,30 @@ class Offering:
             node = node[:-1]
             key = False
 
+    def present(self, node: Path_) -> Path_:
+        """The node itself when the file has it, else its nearest ancestor that the file has."""
+        node = tuple(node)
+        while node and node not in self.positions:
+            node = node[:-1]
+        return node
+
     def finding(self, node: Path_, level: str, message: str, citation: str | None = None, *,
                 key: bool = False, rule: str | None = None, at: Path_ | None = None) -> Finding:
         """A finding about `node`, placed at `node` (its key with `key=True`), or at `at` when given (the
-        parent of a missing field, say)."""
+        parent of a missing field, say). A missing node with no `at` is placed where it belongs: at the key of
+        the nearest part that exists (its parent's own line, `top_prize:`, not the line of the parent's first
+        entry)."""
+        if at is None and tuple(node) not in self.positions:
+            at, key = self.present(node), True
         line, column = self.locate(node if at is None else at, key=key)
         return Finding(self.display_path, line, column, level, message, citation, tuple(node), rule)
 
 
-def load_offering(path: str | Path, display_path: str | None = None) -> Offering:
+def load_offering(path: str | Path, display_path: str | None = None, *, keep_going: bool = False) -> Offering:
+    """The offering in the file. An unusable file raises OfferingLoadError (exit 2); so does a wrong one (exit 1:
+    a duplicate key, a number out of range) unless `keep_going`, which loads the rest for validation to judge in
+    the same pass and holds those errors in `load_findings` (a duplicated key keeps its first value, an
+    out-of-range number reads as empty; both nodes are `broken`)."""
     path = Path(path)
     display = display_path if display_path is not None else str(path)
     try:
@@ -148,18 +167,19 @@ def load_offering(path: str | Path, display_path: str | None = None) -> Offering
             raise _fail(display, 1, 1, f"the file is larger than {MAX_BYTES:,} bytes (1 MiB), the most an offering "
                                        "file may be") from None
         raise _fail(display, 1, 1, exc.reason) from None
-    return parse_offering(source, display, path)
+    return parse_offering(source, display, path, keep_going=keep_going)
 
 
-def parse_offering(source: bytes, display: str, path: Path | None = None) -> Offering:
+def parse_offering(source: bytes, display: str, path: Path | None = None, *, keep_going: bool = False) -> Offering:
     if len(source) > MAX_BYTES:
         raise _fail(display, 1, 1, f"the file is larger than {MAX_BYTES:,} bytes (1 MiB), the most an offering "
                                    "file may be")
     text = _decode(source, display)
     if not text.strip():
         raise _fail(display, 1, 1, "the file is empty; an offering file is a YAML mapping of fields")
-    data, positions, key_positions = _compose(text, display)
-    return Offering(path or Path(display), display, source, data, positions, key_positions)
+    data, positions, key_positions, wrong = _compose(text, display, keep_going)
+    return Offering(path or Path(display), display, source, data, positions, key_positions,
+                    load_findings=wrong, broken=frozenset(f.node for f in wrong if f.node is not None))
 
 
 def _fail(display: str, line: int, column: int, message: str, code: ExitCode = ExitCode.UNUSABLE,
@@ -216,8 +236,8 @@ class _Frame:
         self.key_lines: dict[str, int] = {}
 
 
-def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple[int, int]],
-                                                dict[Path_, tuple[int, int]]]:
+def _compose(text: str, display: str, keep_going: bool = False) -> tuple[
+        dict[str, Any], dict[Path_, tuple[int, int]], dict[Path_, tuple[int, int]], list[Finding]]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError
 
@@ -225,6 +245,7 @@ def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple
     positions: dict[Path_, tuple[int, int]] = {}
     key_positions: dict[Path_, tuple[int, int]] = {}
     duplicates: list[Finding] = []
+    wrong: list[Finding] = []  # with keep_going: values out of range, each read as empty
     stack: list[_Frame] = []
     root: object = None
     documents = 0
@@ -321,14 +342,22 @@ def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple
                     place(frame.value, frame.start, "container")
                 elif name == "ScalarEvent":
                     pos = _mark(event)
-                    value = _resolve(event, display, pos, container_path())
+                    try:
+                        value = _resolve(event, display, pos, container_path())
+                    except OfferingLoadError as exc:
+                        is_key = bool(stack) and stack[-1].kind == "map" and stack[-1].pending is None
+                        if not keep_going or exc.exit_code != ExitCode.INVALID or is_key:
+                            raise
+                        wrong.extend(exc.findings)  # a value out of range: reported, read as empty
+                        value = None
                     place(value, pos, "scalar")
     except OfferingLoadError:
         raise
     except MarkedYAMLError as exc:
         line, column = _mark(exc)
         problem = (exc.problem or exc.context or "the YAML cannot be parsed").strip()
-        raise _fail(display, line, column, f"YAML syntax error: {problem}") from None
+        hint = syntax_hint(exc, text)
+        raise _fail(display, line, column, f"YAML syntax error: {problem}" + (f"; {hint}" if hint else "")) from None
     except Exception as exc:  # ruamel.yaml raises other exceptions on some malformed input
         position = getattr(exc, "position", None)
         line, column = (1, 1)
@@ -346,9 +375,90 @@ def _compose(text: str, display: str) -> tuple[dict[str, Any], dict[Path_, tuple
         raise _fail(display, *positions.get((), (1, 1)),
                     f"the top level is {kind}; an offering file is a YAML mapping of fields "
                     "(schema_version, offering, table, ...)")
-    if duplicates:
+    if duplicates and not keep_going:
         raise OfferingLoadError(duplicates, ExitCode.INVALID)
-    return root, positions, key_positions
+    return root, positions, key_positions, duplicates + wrong
+
+
+def syntax_hint(exc: Any, text: str) -> str | None:
+    """What to write instead, for the YAML syntax errors people make in an offering file, or None.
+
+    Read from ruamel.yaml's problem and context and the lines they mark; the finding stays at the problem's
+    place (where the parser stopped), and the hint names the line where the fix usually goes."""
+    problem = str(getattr(exc, "problem", None) or "")
+    context = str(getattr(exc, "context", None) or "")
+    here, opened = getattr(exc, "problem_mark", None), getattr(exc, "context_mark", None)
+    lines = text.split("\n")
+
+    def line(mark: Any) -> str:
+        return lines[mark.line] if mark is not None and 0 <= mark.line < len(lines) else ""
+
+    def where(mark: Any) -> str:
+        return f"line {mark.line + 1}, column {mark.column + 1}"
+
+    def previous(mark: Any) -> tuple[int, str] | None:
+        """The nearest line above the mark that holds something other than a comment."""
+        for number in range(mark.line - 1, -1, -1):
+            if lines[number].strip() and not lines[number].lstrip().startswith("#"):
+                return number + 1, lines[number]
+        return None
+
+    def indent(content: str) -> int:
+        return len(content) - len(content.lstrip(" "))
+
+    if "'\\t'" in problem:
+        return "YAML indents and separates with spaces, never tabs: replace the tab with spaces"
+    if "that cannot start any token" in problem:
+        char = problem.split("'")[1] if problem.count("'") >= 2 else "it"
+        return f"a plain value cannot begin with {char}: put the value in quotes"
+    if context.startswith("while parsing a flow") and problem.startswith("expected ','") and opened is not None:
+        bracket, closing = ("[", "]") if "sequence" in context else ("{", "}")
+        return (f"the {bracket} opened at {where(opened)} is not closed: end it with {closing} on that line "
+                "(and put a value that holds a comma in quotes)")
+    if "quoted scalar" in context and "end of stream" in problem and opened is not None:
+        return f"the quote opened at {where(opened)} is never closed: end the value with the same quote"
+    if "unknown escape character" in problem:
+        return ("inside double quotes a backslash starts an escape: put the value in single quotes, or write a "
+                "backslash as \\\\")
+    if "could not find expected ':'" in problem and opened is not None:
+        return (f"line {opened.line + 1} ({line(opened).strip()!r}) is neither 'key: value' nor a list item: add ': ' "
+                "after its key, or join it to the line above")
+    if problem == "mapping values are not allowed here" and here is not None:
+        content = line(here)
+        before = content[:here.column].lstrip(" -")
+        if ": " in before:
+            return ("the value holds ': ', which YAML reads as the start of another key: put the value in quotes "
+                    "(name: \"Example: Casino\")")
+        above = previous(here)
+        if above is not None:
+            number, prior = above
+            key, colon, rest = prior.partition(":")
+            if colon and rest and not rest.startswith((" ", "\t")) and ": " not in prior and "#" not in key:
+                return f"line {number} has no space after its colon: write '{key.strip()}: {rest.strip()}'"
+            if not colon and not prior.lstrip().startswith("-") and indent(prior) == indent(content):
+                return (f"line {number} ({prior.strip()!r}) has no ': ', so YAML reads it as part of the key on line "
+                        f"{here.line + 1}: give it its value ({prior.strip()}: ...) or remove it")
+            if indent(content) > indent(prior) and not prior.rstrip().endswith(":"):
+                return (f"line {here.line + 1} is indented deeper than line {number} above it, whose key already has "
+                        "a value: start it in the same column as the keys it belongs with")
+        return "put a value that holds ': ' in quotes, and start the keys of one mapping in one column"
+    if problem.startswith("expected <block end>, but found") and here is not None:
+        found = problem.rsplit("found", 1)[1].strip()
+        if found == "'-'":
+            return ("a list item (-) cannot stand among a mapping's keys: put the list under a key of its own, "
+                    "indented")
+        if found in ("'<block mapping start>'", "'<block sequence start>'", "'?'"):
+            return (f"line {here.line + 1} starts in column {here.column + 1}, in line with no key or list item above "
+                    "it: start it in the same column as the keys it belongs with")
+        if found in ("']'", "'}'"):
+            return (f"this {found[1]} closes nothing that was opened: remove it, or put a value that holds one in "
+                    "quotes")
+        value = line(here)[:here.column].partition(":")[2].strip()
+        if value.startswith(("{", "[")):
+            return ("a value that begins with { or [ is read as a mapping or a list: put text that begins with one "
+                    "in quotes")
+        return "the value ended (at a closing quote or bracket) and more text follows it: put the whole value in quotes"
+    return None
 
 
 def _key_text(value: object) -> str:

@@ -250,6 +250,30 @@ def resolve(offering: Offering) -> ResolvedOffering:
                          "run rulegen validate on it") from None
 
 
+def paytable_rules(offering: Offering) -> game.GameRules:
+    """The offering's paytables alone (Criss Cross, ante, Five and Six Card Bonus), as `resolve(...).game_rules`
+    gives them: what the maximum win per round is computed from. Validation's payout-limit floor reads this, so
+    that a part the figure does not use (the cards, the sign-offs, the id) may be broken and the floor still be
+    checked in the same pass. Raises InputError as `resolve` does."""
+    try:
+        data = offering.data
+        jurisdiction = jurisdiction_for(data)
+        choices = data.get("paytables") or {}
+        five, six = data.get("five_card_bonus"), data.get("six_card_bonus")
+
+        def table(kind: str, choice) -> game.Paytable:
+            return resolved_paytable(jurisdiction, kind, choice).table
+
+        return game.GameRules(
+            criss_cross=table("criss_cross", choices.get("criss_cross", "standard")),
+            ante=table("ante", choices.get("ante", "standard")),
+            five_card_bonus=table("five_card_bonus", five["paytable"]) if five else None,
+            six_card_bonus=table("six_card_bonus", six["paytable"]) if six else None)
+    except (KeyError, TypeError, AttributeError, ArithmeticError, ValueError) as exc:
+        raise InputError(f"{offering.display_path} cannot be resolved ({type(exc).__name__}: {exc}); "
+                         "run rulegen validate on it") from None
+
+
 def clause_config(offering: ResolvedOffering) -> clauses.OfferingConfig:
     """The choices of the resolved offering that decide which clauses, readings and notes of its text apply."""
     spin = offering.bonus_spin

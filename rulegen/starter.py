@@ -29,6 +29,18 @@ from rulegen.resources import data_roots, schema_files, schemas_dir
 
 BASE = "offering.schema.json"
 OPTIONAL_WAGERS = {"five-card-bonus": "five_card_bonus", "bonus-spin": "bonus_spin", "six-card-bonus": "six_card_bonus"}
+# `--with xtreme`: the Bonus Spin Xtreme wager (Maryland's alone; no bundled sample shows it) at its first paytable,
+# as the text allows it: a $5 wager (Chapter 7 §E(2)(c); at $1 or $2 a pair-triggered spin paying at least $40 would
+# return more than the wager), Hot Spot Paytable A (Chapter 12 §E(1)) with its own
+# Community Prize Wheel designated (§E(13)(b), §E(14)), a qualifying event the Rules Submission states
+# (§E(2)(c)), and a progressive top prize at the least initial and reset amounts for Paytable A (§E(11)(b)(i))
+# with its rate of progression (§E(11)(a)). tests/test_starter.py validates it against the jurisdiction's rules.
+XTREME = {"kind": "xtreme", "wager": 5, "paytable": "A", "community_pay": "A", "trigger": "pair_in_hole_cards",
+          "top_prize": {"kind": "progressive", "initial": 2500, "reset": 1000,
+                        "rate_of_progression_percent": Decimal("2.5")}}
+# `--with` names of one kind of an optional wager: the wager's key, and the block the starter writes for it
+WAGER_KINDS = {"xtreme": ("bonus_spin", XTREME)}
+WITH_NAMES = (*OPTIONAL_WAGERS, *WAGER_KINDS)
 COMBINED_FOLDER = "combined"
 
 
@@ -208,11 +220,17 @@ def starter_data(code: str, wagers: list[str], today: datetime.date) -> Schema:
                                        if "licence" in sample["offering"].get("operator", {}) else {})}
     data["offering"]["version"] = 1
     data["offering"]["effective_date"] = today.isoformat()
+    if "xtreme" in wagers:
+        wagers = [wager for wager in wagers if wager != "bonus-spin"]  # the Xtreme wager is the table's Bonus Spin
     for wager in wagers:
-        key = OPTIONAL_WAGERS[wager]
+        key = OPTIONAL_WAGERS[wager] if wager in OPTIONAL_WAGERS else WAGER_KINDS[wager][0]
         if key not in allowed:
             raise StarterError(_forbidden_words(code, key) or f"{code} does not authorize the "
                                                                f"{wager.replace('-', ' ')} wager")
+        if wager in WAGER_KINDS:
+            _kind_allowed(code, wager, allowed[key])
+            data[key] = copy.deepcopy(WAGER_KINDS[wager][1])
+            continue
         if key not in sample:
             raise StarterError(f"no bundled {code} sample shows the {wager.replace('-', ' ')} wager to start from")
         block = copy.deepcopy(sample[key])
@@ -221,6 +239,16 @@ def starter_data(code: str, wagers: list[str], today: datetime.date) -> Schema:
         data[key] = block
     ordered = {k: data[k] for k in list(allowed) if k in data}
     return ordered
+
+
+def _kind_allowed(code: str, name: str, wager: Schema) -> None:
+    """Refuse `--with xtreme` where the jurisdiction's wager is of another kind, in its schema's words."""
+    kind = wager.get("properties", {}).get("kind", {})
+    kinds = [str(rule["const"]) for rule in kind.get("allOf", []) if isinstance(rule, dict) and "const" in rule]
+    kinds += [str(value) for value in kind.get("enum", [])] if not kinds else []
+    if name not in kinds:
+        words = kind.get("description", "").split("\n")[1:]
+        raise StarterError(f"--with {name}: " + (" ".join(words) if words else f"{code} authorizes no {name} wager"))
 
 
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .,()'/-]*$")

@@ -144,3 +144,29 @@ def test_the_readme_field_reference_is_current():
     shipped = readme[readme.index(start) + len(start): readme.index(end)]
     assert shipped == field_reference(), "README's field reference is out of date: regenerate it with " \
                                          "`python -m rulegen schema --reference`"
+
+
+def test_init_with_xtreme_writes_a_maryland_bonus_spin_xtreme_that_validates(tmp_path, math_cache):
+    for wagers in ("xtreme", "xtreme,five-card-bonus", "bonus-spin,xtreme"):
+        target = tmp_path / f"md-{wagers.replace(',', '-')}.yaml"
+        result = CliRunner().invoke(app, ["init", "-j", "MD", "--with", wagers, "-o", str(target)])
+        assert result.exit_code == 0, result.output
+        report = validate_file(target)
+        assert int(report.status) == 0, [f.format() for f in report.findings]
+        spin = load_offering(target).data["bonus_spin"]
+        assert spin["kind"] == "xtreme" and spin["paytable"] == "A" and spin["wager"] == 5
+        assert spin["top_prize"]["kind"] == "progressive" and "wheel" not in spin
+        assert ("five_card_bonus" in load_offering(target).data) == ("five-card-bonus" in wagers)
+
+
+@pytest.mark.parametrize("code, words", [
+    ("NJ", "--with xtreme: New Jersey's Bonus Spin is the progressive Bonus Spin wager (kind: progressive) "
+           "[N.J.A.C. 13:69F-40.1]"),
+    ("PA", "Pennsylvania authorizes no Bonus Spin wager"),
+    ("HOUSE", "the house rules offer no Bonus Spin wager"),
+])
+def test_xtreme_elsewhere_is_refused_in_the_texts_words(tmp_path, code, words):
+    target = tmp_path / "offering.yaml"
+    result = CliRunner().invoke(app, ["init", "-j", code, "--with", "xtreme", "-o", str(target)])
+    assert result.exit_code == 2 and words in result.stderr
+    assert not target.exists()

@@ -79,6 +79,7 @@ class BuildResult:
     files: dict[str, bytes] = field(default_factory=dict)
     draft: Draft | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    signer: str | None = None  # the signing certificate's name (common name, organization), when signed
 
 
 class OfferingInvalid(InvalidOfferingError):
@@ -339,7 +340,7 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
              APPENDIX_PDF: made[APPENDIX_PDF], MANIFEST_JSON: made[MANIFEST_JSON]}
     folder = publish.publish_folder(Path(options.out_dir) / offering.id, files)
     step("publish")
-    return BuildResult(folder, loaded, findings, files, draft, timings)
+    return BuildResult(folder, loaded, findings, files, draft, timings, signer)
 
 
 SIGN_FINDINGS = ".signage-findings"  # not a file of the package: what the sign's rendering found (the logo's ppi)

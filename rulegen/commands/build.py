@@ -1,4 +1,5 @@
-"""`rulegen build [FILE] [--out DIR] [--final] [--sign ID.p12] [--previous OLD.yaml]`: the whole submission."""
+"""`rulegen build [PATH...] [--out DIR] [--final] [--sign ID.p12] [--previous OLD.yaml]`: the whole submission, for
+one offering or several (files, or folders searched for offerings), several built in parallel."""
 
 from __future__ import annotations
 
@@ -27,8 +28,35 @@ def _progress_display(enabled: bool):
                     TimeElapsedColumn(), console=console, transient=True, disable=not show)
 
 
-def build_one(path: Path, display: str, options, progress) -> int:
+def build_line(display: str, built) -> str:
+    """`FILE: built build/<id>/ (DRAFT; ...) in 12.3 s`, naming the signer of a signed build."""
+    status = "DRAFT" if built.draft else "final"
+    if built.signer:
+        status += f", signed by {built.signer}"
+    return f"{display}: built {built.folder}/ ({status}; {', '.join(built.files)}) in {built.seconds:.1f} s"
+
+
+def report_built(display: str, outcome, quiet: bool = False) -> int:
+    """Print one build's outcome as a build of it alone prints it (with `quiet`, a failed build's findings without
+    its notes); return its exit status."""
+    if isinstance(outcome, RulegenError):
+        if quiet:
+            outcome.findings = [finding for finding in outcome.findings if finding.level != "note"]
+        return report_error(outcome)
+    if isinstance(outcome, BaseException):  # not ours: a message, never a traceback, and the other builds go on
+        typer.echo(printable_line(f"rulegen: error: {display}: internal error: {type(outcome).__name__}: {outcome}"),
+                   err=True)
+        return int(ExitCode.UNUSABLE)
+    for finding in outcome.findings:
+        if finding.level == "warning":
+            typer.echo(printable_line(finding.format()), err=True)
+    typer.echo(printable_line(build_line(display, outcome)))
+    return int(ExitCode.OK)
+
+
+def build_one(path: Path, display: str, options, progress, quiet: bool = False) -> int:
     from rulegen import assemble as pipeline
+    from rulegen.assemble.many import built
 
     task = progress.add_task(f"build {display}", total=len(pipeline.STEPS), step="")
 
@@ -39,23 +67,38 @@ def build_one(path: Path, display: str, options, progress) -> int:
         result = pipeline.build(path, options, display=display, progress=advance)
     except RulegenError as exc:
         progress.remove_task(task)
-        return report_error(exc)
+        return report_built(display, exc, quiet)
     progress.update(task, completed=len(pipeline.STEPS), step="done")
-    warnings = [f for f in result.findings if f.level == "warning"]
-    for finding in warnings:
-        typer.echo(printable_line(finding.format()), err=True)
-    status = "DRAFT" if result.draft is None or result.draft.draft else "final"
-    seconds = sum(result.timings.values())
-    typer.echo(printable_line(f"{display}: built {result.folder}/ ({status}; {', '.join(sorted(result.files))}) in "
-                              f"{seconds:.1f} s"))
-    return int(ExitCode.OK)
+    return report_built(display, built(result), quiet)
+
+
+def build_several(files: list[tuple[Path, str]], options, progress, quiet: bool = False) -> int:
+    """Each offering built once, in parallel up to the cores; each outcome printed as a build of it alone prints
+    it, in the order given; then one summary line. The status is the worst of them."""
+    from rulegen.assemble.many import build_each, distinct
+
+    todo, refused = distinct(files)
+    statuses: dict[str, int] = {}
+    for display, error in refused:
+        statuses[display] = report_error(error)
+    task = progress.add_task(f"build {len(todo)} offerings", total=len(todo), step="")
+    for index, outcome in build_each(todo, options):
+        display = todo[index][1]
+        statuses[display] = report_built(display, outcome, quiet)
+        progress.update(task, advance=1, step=display)
+    failed = [f"{display}: exit {status}" for display, status in statuses.items() if status]
+    total = len(statuses)
+    summary = f"{total} offering{'' if total == 1 else 's'}: {total - len(failed)} built, {len(failed)} not built"
+    typer.echo(printable_line(summary + (f" ({'; '.join(failed)})" if failed else "")))
+    return max(statuses.values(), default=0)
 
 
 def register(app: typer.Typer) -> None:
     @app.command("build")
     def build(
-        file: Annotated[Path | None, typer.Argument(help="The offering file; without it, every bundled sample.",
-                                                    show_default=False)] = None,
+        paths: Annotated[list[Path] | None, typer.Argument(
+            help="Offering files, or folders to search for *.yaml / *.yml; without any, every bundled sample. "
+                 "Several are built in parallel, each once.", show_default=False)] = None,
         out: Annotated[Path, typer.Option(
             "--out", help="The folder that receives <id>/ for each build.")] = Path("build"),
         final: Annotated[bool, typer.Option(
@@ -81,24 +124,37 @@ def register(app: typer.Typer) -> None:
                           "and the revocation data of both chains (PAdES B-LT), fetched from the authority and the "
                           "CRL and OCSP sources the certificates name: the only network access a build makes.",
             show_default=False)] = None,
+        quiet: Annotated[bool, typer.Option(
+            "--quiet", "-q", help="Leave notes out of the findings of an offering that fails.")] = False,
     ) -> None:
         """Validate, compute the math and render rules.pdf, rules.html, signage.pdf, math-appendix.pdf,
         manifest.json."""
         from rulegen.assemble import BuildOptions
         from rulegen.resources import samples_dir
 
-        if file is not None:
-            files = [(file, str(file))]
+        from rulegen.commands.validate import offering_files
+
+        if paths:
+            files = offering_files(paths)
+            if not files:
+                raise UsageError("no *.yaml or *.yml offering files found under " + ", ".join(str(p) for p in paths))
         else:
             files = [(path, path.name) for path in sorted(samples_dir().glob("*.yaml"))]
             if not files:
                 raise UsageError("no bundled sample offerings were found")
         if tsa is not None and sign is None:
             raise UsageError("--tsa timestamps a signature; give --sign ID.p12 too")
+        if previous is not None and len(files) > 1:
+            raise UsageError("--previous names the revision one offering follows; build that offering alone")
+        if sign is not None and not final:
+            typer.echo("rulegen: warning: --sign without --final signs a DRAFT: every page says DRAFT, and `rulegen "
+                       "verify` accepts only a signed final filing; to file it, build with --final (every sign-off "
+                       "role given) and --sign", err=True)
         options = BuildOptions(out_dir=out, final=final, sign=sign, previous=previous, sign_size=sign_size,
                                print_proof=print_proof, tsa=tsa, icc=icc)
-        status = 0
         with _progress_display(sys.stderr is not None) as progress:
-            for path, display in files:
-                status = max(status, build_one(path, display, options, progress))
+            if len(files) == 1:
+                status = build_one(*files[0], options, progress, quiet)
+            else:
+                status = build_several(files, options, progress, quiet)
         raise typer.Exit(code=status)

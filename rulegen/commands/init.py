@@ -16,19 +16,20 @@ def register(app: typer.Typer) -> None:
     def init(
         jurisdiction: Annotated[str, typer.Option("--jurisdiction", "-j", help="MD, NJ, PA or HOUSE.")],
         with_: Annotated[str, typer.Option("--with", help="Optional wagers, comma-separated: five-card-bonus, "
-                                                          "bonus-spin, six-card-bonus.")] = "",
+                                                          "bonus-spin, six-card-bonus, xtreme (Maryland's Bonus "
+                                                          "Spin Xtreme).")] = "",
         output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the starter to this new file "
                                                                            "instead of printing it.")] = None,
     ) -> None:
         """Print (or write) a commented starter offering for one jurisdiction; it validates as it stands."""
         from rulegen.safeio import UnsafeFile, write_replacing
-        from rulegen.starter import OPTIONAL_WAGERS, starter_text
+        from rulegen.starter import WITH_NAMES, starter_text
 
         wagers = [w.strip() for w in with_.split(",") if w.strip()]
-        unknown = [w for w in wagers if w not in OPTIONAL_WAGERS]
+        unknown = [w for w in wagers if w not in WITH_NAMES]
         if unknown:
             raise UsageError(f"--with {unknown[0]!r} is not a wager; the optional wagers are "
-                             f"{', '.join(OPTIONAL_WAGERS)}")
+                             f"{', '.join(WITH_NAMES)}")
         if "six-card-bonus" in wagers and "five-card-bonus" not in wagers:
             wagers.insert(0, "five-card-bonus")
             typer.echo("rulegen: note: the Six Card Bonus wager equals the Five Card Bonus wager, which it requires: "

@@ -48,13 +48,19 @@ def summarise(reports) -> dict:
     }
 
 
-def summary_line(summary: dict) -> str:
+def summary_line(summary: dict, *, quiet: bool = False) -> str:
     def plural(n, word):
         return f"{n} {word}{'' if n == 1 else 's'}"
 
+    hidden = " (not shown: --quiet)" if quiet and summary["notes"] else ""
     return (f"{plural(summary['files'], 'file')} checked: {summary['valid']} valid, {summary['invalid']} with errors, "
             f"{summary['unusable']} unusable; {plural(summary['errors'], 'error')}, "
-            f"{plural(summary['warnings'], 'warning')}, {plural(summary['notes'], 'note')}")
+            f"{plural(summary['warnings'], 'warning')}, {plural(summary['notes'], 'note')}{hidden}")
+
+
+def shown(findings, quiet: bool) -> list:
+    """The findings to print: with --quiet, the errors and warnings alone (notes are counted, not printed)."""
+    return [finding for finding in findings if not (quiet and finding.level == "note")]
 
 
 def register(app: typer.Typer) -> None:
@@ -63,6 +69,9 @@ def register(app: typer.Typer) -> None:
         paths: Annotated[list[Path], typer.Argument(help="Offering files, or folders to search for *.yaml / *.yml.",
                                                      show_default=False)],
         format: Annotated[OutputFormat, format_option("text (compiler-style lines) or json.")] = OutputFormat.TEXT,
+        quiet: Annotated[bool, typer.Option(
+            "--quiet", "-q", help="Leave notes out: print errors and warnings only (the summary still counts "
+                                  "notes).")] = False,
     ) -> None:
         """Check offerings against the offering format and their jurisdiction's rules; print every finding."""
         from rulegen.validate import validate_file
@@ -75,11 +84,12 @@ def register(app: typer.Typer) -> None:
             report = validate_file(path, display)
             reports.append(report)
             if format == "text":
-                for finding in report.findings:
+                for finding in shown(report.findings, quiet):
                     typer.echo(printable_line(finding.format()))
         summary = summarise(reports)
         if format == "json":
-            typer.echo(json.dumps({"files": [r.to_json() for r in reports], "summary": summary}, indent=2))
+            printed = [{**r.to_json(), "findings": [f.to_json() for f in shown(r.findings, quiet)]} for r in reports]
+            typer.echo(json.dumps({"files": printed, "summary": summary}, indent=2))
         else:
-            typer.echo(summary_line(summary))
+            typer.echo(summary_line(summary, quiet=quiet))
         raise typer.Exit(code=int(summary["status"]))

@@ -60,21 +60,28 @@ def validate_offering(offering: Offering) -> list[Finding]:
     """Every finding for one loaded offering: schema errors, rule checks, readings; sorted by place."""
     jurisdiction = _jurisdiction(offering.data)
     non_finite = {node for node, _value in non_finite_numbers(offering.data)}
-    # the schema sees a non-finite number as null; its own check says what is wrong with it
+    # the schema sees a non-finite number as null; its own check says what is wrong with it. A node the loader
+    # found wrong (a duplicated key, a number out of range) holds no value to judge: its finding is the loader's.
+    broken = set(offering.broken)
     findings = [f for f in schema_findings(offering, jsonable(offering.data), jurisdiction)
-                if f.node not in non_finite]
-    ctx = Context(offering, jurisdiction, {f.node for f in findings if f.node is not None} | non_finite)
+                if f.node not in non_finite and not _inside(f.node, broken)]
+    findings.extend(offering.load_findings)
+    ctx = Context(offering, jurisdiction, {f.node for f in findings if f.node is not None} | non_finite | broken)
     for check in CHECKS:
         if check.jurisdictional and jurisdiction is None:
             continue
-        if check.gate and any(f.level == "error" for f in findings + ctx.findings):
-            continue
+        if check.needs and check.blocked_by(findings + ctx.findings):
+            continue  # its figure would be computed from a broken part; every other check still runs
         check.run(ctx, check)
     findings.extend(ctx.findings)
     unique: dict[tuple, Finding] = {}
     for finding in findings:
         unique.setdefault((finding.line, finding.column, finding.level, finding.message), finding)
     return sorted(unique.values(), key=Finding.sort_key)
+
+
+def _inside(node, nodes: set) -> bool:
+    return node is not None and any(tuple(node[:len(other)]) == other for other in nodes)
 
 
 def _jurisdiction(data: dict):
@@ -97,7 +104,7 @@ class FileReport:
 def validate_file(path: str | Path, display_path: str | None = None) -> FileReport:
     display = display_path or str(path)
     try:
-        offering = load_offering(path, display)
+        offering = load_offering(path, display, keep_going=True)  # a wrong value does not hide the other findings
     except OfferingLoadError as exc:
         return FileReport(display, int(exc.exit_code), exc.findings)
     try:

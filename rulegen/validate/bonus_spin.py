@@ -50,6 +50,8 @@ def _spin(ctx: Context) -> dict | None:
 
 def _designated(ctx: Context) -> tuple[dict, Cited] | None:
     spin = _spin(ctx)
+    if ctx.jurisdiction is None:
+        return None  # no jurisdiction named (the schema says so): no table to designate, and the other checks run
     table = bonus_spin_table(ctx.j, spin) if spin else None
     return (spin, table) if spin is not None and table is not None else None
 

@@ -29,8 +29,10 @@ class Check:
     offering format (`FORMAT`), a key path into the jurisdiction's data (`("rules", "two_decks")`) whose
     citation the finding carries, or a function giving the citations it may carry in a jurisdiction (a Bonus
     Spin check cites the designated table). A finding may name a more precise citation than the check's. `rule`: the slug of its rule code. `jurisdictional`: it needs the
-    jurisdiction's data and runs only when the offering names a known one. `gate`: it runs only when no
-    earlier check found an error (the payout-limit floor needs a figure the math can trust).
+    jurisdiction's data and runs only when the offering names a known one. `needs`: the parts of the offering
+    it computes a figure from; it runs unless an error was found in one of them, inside one, in a part that
+    holds one, or about the whole file (the payout-limit floor needs a figure the math can trust; a typo'd key
+    elsewhere leaves that figure sound, so both are reported in one pass).
     """
 
     name: str
@@ -39,12 +41,25 @@ class Check:
     rule: str
     run: Callable[["Context", "Check"], None]
     jurisdictional: bool = True
-    gate: bool = False
+    needs: tuple[Node, ...] = ()
     also: tuple[str, ...] = ()  # the slugs of narrower rules some of its findings carry instead of `rule`
 
     @property
     def slugs(self) -> tuple[str, ...]:
         return (self.rule, *self.also)
+
+    def blocked_by(self, findings) -> bool:
+        """An error found in a part this check needs (or about the whole file, or a part holding one)."""
+        for finding in findings:
+            if finding.level != "error":
+                continue
+            if finding.node is None:
+                return True
+            for need in self.needs:
+                shorter = min(len(finding.node), len(need))
+                if finding.node[:shorter] == need[:shorter]:
+                    return True
+        return False
 
     def citation(self, jurisdiction: Jurisdiction | None) -> str | None:
         """The check's citation for a jurisdiction, or None where the jurisdiction's data has no such rule."""

@@ -3,7 +3,9 @@ its sign-offs come before it takes effect."""
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
+import re
 
 from rulegen.jurisdiction import FORMAT, Jurisdiction
 from rulegen.validate.core import ANY, Check, Context, dotted
@@ -23,6 +25,77 @@ def as_date(value) -> dt.date | None:
         return dt.date.fromisoformat(value)
     except ValueError:
         return None
+
+
+_MONTHS = {name.lower(): number for names in (calendar.month_name, calendar.month_abbr)
+           for number, name in enumerate(names) if name}
+_MONTHS["sept"] = 9
+_NUMERIC = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2(\d{4})")  # 04/12/2027, 12.04.2027, 04-12-2027
+_YEAR_FIRST = re.compile(r"(\d{4})[/.](\d{1,2})[/.](\d{1,2})")  # 2027/04/12, 2027.04.12
+_MONTH_FIRST = re.compile(r"([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})")  # April 12, 2027; Apr 12 2027
+_DAY_FIRST = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?[\s-]+([A-Za-z]+)\.?,?[\s-]+(\d{4})")  # 12 April 2027; 12-Apr-2027
+
+
+def _day(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _us(day: dt.date) -> str:
+    return f"{calendar.month_name[day.month]} {day.day}, {day.year}"
+
+
+def _european(day: dt.date) -> str:
+    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
+
+
+def date_hint(text: object) -> str | None:
+    """`write 2027-04-12 (...)` for a date written another way (US or European numbers, a month's name), or None.
+
+    Slashed or dashed numbers are read month first, as in the US, and dotted ones day first, as in Europe, unless
+    only the other reading is a day of the calendar; where both are, the hint says which it chose and gives the
+    other."""
+    if not isinstance(text, str):
+        return None
+    value = text.strip()
+    numeric = _NUMERIC.fullmatch(value)
+    if numeric:
+        first, separator, second, year = int(numeric[1]), numeric[2], int(numeric[3]), int(numeric[4])
+        month_first, day_first = _day(year, first, second), _day(year, second, first)
+        if separator == ".":
+            chosen, other = (day_first, month_first) if day_first else (month_first, None)
+            how = "day first, as dotted dates are written"
+        else:
+            chosen, other = (month_first, day_first) if month_first else (day_first, None)
+            how = "month first, the US order"
+        if chosen is None:
+            return None
+        if other is None or other == chosen:
+            words = _us(chosen) if chosen == month_first else _european(chosen)
+            if chosen == month_first and chosen == day_first:
+                return f"write {chosen.isoformat()}"
+            reason = "" if (chosen == month_first) == (separator != ".") else \
+                f", as {first if chosen == day_first else second} is no month"
+            return f"write {chosen.isoformat()} ({words}{reason})"
+        words, other_words = (_us(chosen), _european(other)) if chosen == month_first else \
+            (_european(chosen), _us(other))
+        return (f"write {chosen.isoformat()} (read {how}: {words}; if {other_words} was meant, write "
+                f"{other.isoformat()})")
+    year_first = _YEAR_FIRST.fullmatch(value)
+    if year_first:
+        day = _day(int(year_first[1]), int(year_first[2]), int(year_first[3]))
+        return f"write {day.isoformat()}" if day else None
+    named = _MONTH_FIRST.fullmatch(value)
+    if named and named[1].lower() in _MONTHS:
+        day = _day(int(named[3]), _MONTHS[named[1].lower()], int(named[2]))
+        return f"write {day.isoformat()}" if day else None
+    named = _DAY_FIRST.fullmatch(value)
+    if named and named[2].lower() in _MONTHS:
+        day = _day(int(named[3]), _MONTHS[named[2].lower()], int(named[1]))
+        return f"write {day.isoformat()}" if day else None
+    return None
 
 
 def _section_dates(j: Jurisdiction) -> list[tuple[dt.date, dict]]:

@@ -8,14 +8,17 @@ from typing import TYPE_CHECKING
 from rulegen.jurisdiction import LIMIT_SET_BY_RULE, Jurisdiction
 from rulegen.money import dollars
 from rulegen.offering import Offering
-from rulegen.resolved import resolve
+from rulegen.errors import InputError
+from rulegen.resolved import paytable_rules, resolve
 from rulegen.validate.core import Check, Context, dotted, get, number
 
 if TYPE_CHECKING:
     from rulegen.math.results import MaxWin
 
-# where a schema error makes the figure untrustworthy
-FIGURE_INPUTS = (("paytables",), ("limits",), ("five_card_bonus",), ("payout_limit",))
+# the parts the maximum win is computed from: an error in one of them makes the figure untrustworthy, an error
+# anywhere else does not
+FIGURE_INPUTS = (("offering", "jurisdiction"), ("paytables",), ("limits",), ("five_card_bonus",),
+                 ("six_card_bonus",), ("payout_limit",))
 
 
 def payout_limit(ctx: Context, check: Check) -> None:
@@ -115,13 +118,21 @@ def maximum_win(offering: Offering, jurisdiction: Jurisdiction):
     if ante_minimum is None:
         return None
     five = number(get(data, ("five_card_bonus", "minimum")))
-    resolved = resolve(offering)
-    return max_win_per_round(resolved.game_rules, ante_minimum, five if "five_card_bonus" in counted else None, counted,
-                             other_players=max((resolved.table.positions or 1) - 1, 0))
+    try:
+        resolved = resolve(offering)
+        rules, others = resolved.game_rules, max((resolved.table.positions or 1) - 1, 0)
+    except InputError:
+        # the paytables alone, so that a broken part the figure does not use (the cards, the sign-offs) is no
+        # matter; where the figure counts the Bonus Spin, it needs the whole offering
+        if "bonus_spin" in counted and get(data, ("bonus_spin",)) is not None:
+            return None
+        rules, others = paytable_rules(offering), 0
+    return max_win_per_round(rules, ante_minimum, five if "five_card_bonus" in counted else None, counted,
+                             other_players=others)
 
 
 CHECKS = (
     Check("payout limit stated", ("payout_limit",), ("payout_limit", "required"), "limit-stated", limit_stated),
-    Check("payout limit", ("payout_limit", "amount"), ("payout_limit", "rule"), "limit", payout_limit, gate=True,
+    Check("payout limit", ("payout_limit", "amount"), ("payout_limit", "rule"), "limit", payout_limit, needs=FIGURE_INPUTS,
           also=("reading", "limit-by-rule")),
 )

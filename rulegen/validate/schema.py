@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,7 @@ from rulegen.jurisdiction import FORMAT, Jurisdiction, codes
 from rulegen.offering import Offering
 from rulegen.resources import schema_files
 from rulegen.validate.core import describe, rule_code
+from rulegen.validate.dates import date_hint
 
 SCHEMA_BASE = "https://rulegen.example/schemas/"
 
@@ -125,6 +127,29 @@ def schema_findings(offering: Offering, data, jurisdiction: Jurisdiction | None)
     return list(unique.values())
 
 
+_HAND_WORDS = (("10s", "tens"), ("6s", "sixes"), ("2", "two"), ("3", "three"), ("4", "four"), ("5", "five"),
+               ("6", "six"))
+
+
+def hand_class_hint(key: object, hands: list) -> str | None:
+    """The hand class a misspelled paytable key most likely means (`royal_flsh`, `Two Pairs`, `3_of_a_kind`), or
+    None where none is close (`pair_of_aces` is no misspelling of a hand the paytables know)."""
+    words = re.sub(r"[\s-]+", "_", str(key).strip().lower())
+    for digits, word in _HAND_WORDS:
+        words = re.sub(rf"(?<![a-z0-9]){digits}(?![a-z0-9])", word, words)
+    close = difflib.get_close_matches(words, [str(hand) for hand in hands], n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def value_hint(value: str, allowed: list[str]) -> str | None:
+    """The allowed word a misspelled value most likely means (`manual_shoe`, `Automated`), or None."""
+    if not allowed:
+        return None
+    words = {re.sub(r"[\s_-]+", "-", word.lower()): word for word in allowed}
+    close = difflib.get_close_matches(re.sub(r"[\s_-]+", "-", value.strip().lower()), list(words), n=1, cutoff=0.75)
+    return words[close[0]] if close and words[close[0]] != value else None
+
+
 _PRIORITY = ("required", "additionalProperties", "type", "not", "const", "enum", "format")
 
 
@@ -157,9 +182,14 @@ class _Explainer:
 
         if "propertyNames" in error.schema_path:  # a key that is not a hand class: the error is at the key
             target = node + (error.instance,)
-            return [self.finding(target, f"{dotted(target)} is not a hand class; {note}" if note else
-                                 f"{dotted(target)} is not a hand class", citation, schema, "propertyNames",
-                                 key=True)]
+            hands = error.validator_value if kind == "enum" and isinstance(error.validator_value, list) else []
+            close = hand_class_hint(error.instance, hands)
+            if close:
+                message = f"{dotted(target)} is not a hand class; did you mean '{close}'?"
+            else:
+                message = f"{dotted(target)} is not a hand class; {note}" if note else \
+                    f"{dotted(target)} is not a hand class"
+            return [self.finding(target, message, citation, schema, "propertyNames", key=True)]
         if kind in ("oneOf", "anyOf") and error.context:
             branches: dict[int, list] = {}
             for sub in error.context:
@@ -200,7 +230,9 @@ class _Explainer:
             return found(node, f"{field} is not allowed here; {note}" if note else f"{field} is not allowed here",
                          key=True)
         if kind == "format":
-            return found(node, f"{field} is {describe(error.instance)}, which is not a real date (YYYY-MM-DD)")
+            write = date_hint(error.instance)
+            return found(node, f"{field} is {describe(error.instance)}, which is not a real date (YYYY-MM-DD)"
+                         + (f"; {write}" if write else ""))
         if kind == "type":
             expected = error.validator_value
             expected = " or ".join(expected) if isinstance(expected, list) else expected
@@ -231,4 +263,8 @@ class _Explainer:
             message += f"it should be {'below' if kind == 'exclusiveMaximum' else 'at most'} {error.validator_value}"
         else:
             message += error.message
+        if kind == "enum" and isinstance(error.instance, str) and isinstance(error.validator_value, list):
+            close = value_hint(error.instance, [v for v in error.validator_value if isinstance(v, str)])
+            if close:
+                message += f"; did you mean '{close}'?"
         return found(node, message)
