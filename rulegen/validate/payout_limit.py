@@ -120,7 +120,8 @@ def maximum_win(offering: Offering, jurisdiction: Jurisdiction):
     five = number(get(data, ("five_card_bonus", "minimum")))
     try:
         resolved = resolve(offering)
-        rules, others = resolved.game_rules, max((resolved.table.positions or 1) - 1, 0)
+        positions = resolved.table.positions
+        rules, others = resolved.game_rules, max(positions - 1, 0) if isinstance(positions, int) else 0
     except InputError:
         # the paytables alone, so that a broken part the figure does not use (the cards, the sign-offs) is no
         # matter; where the figure counts the Bonus Spin, it needs the whole offering
