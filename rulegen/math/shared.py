@@ -1,0 +1,384 @@
+"""The main game's shared counts: every paytable's exact analysis from one table of counts (math layer).
+
+The exact analysis (`rulegen.math.exact`) walks the deals again for each paytable. But what the deals give is
+the same for every paytable: at the Middle decision (the hole cards, the Across pair and the Down pair seen),
+the 46 middle cards give each joint outcome (Across class, Down class) some number of times, and that joint
+table is all the decision and the results depend on. Only the payouts, and so the decisions, change.
+
+So the counts are computed once (`shared_counts`): per starting hand (169 classes) and across pair (one per
+suit orbit, 93,769 in all, weighted by the orbit's size), the distinct joint tables its 1,128 down pairs
+have and how many down pairs have each (about 26 per across pair), over about 15,000 distinct joint tables
+in all. A paytable's analysis (`figures`) is then: the Middle decision for each distinct joint table and each
+(Across, Down) bet pair; the Down decision for each across pair from the sums of its entries; the Across
+decision per starting hand; and the joint outcomes on the chosen path, from which the result's distribution,
+its variance and hit frequency follow. Every sum is an integer, as in the exact analysis, with the same tie
+rule, so every figure is the exact analysis's own to the last digit (tests compare them on several tables).
+
+The counts take tens of seconds to compute and a few megabytes to hold; they are kept in memory for the
+process and on disk beside the math cache (`RULEGEN_CACHE_DIR`), checked when read back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import os
+import tempfile
+import threading
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rulegen.math.deals import (
+    ACROSS_PAIRS, DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, TOTAL_DEALS, integer_payouts, starting_hands,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import numpy as np
+
+CODE_VERSION = "shared-counts-1"  # bump when what the counts hold, or how they are stored, changes
+N_CLASSES = 11
+INT64_MAX = 2 ** 63 - 1
+
+
+@dataclass(frozen=True, eq=False)
+class SharedCounts:
+    """The paytable-independent counts of the main game (see the module's docstring).
+
+    A state is an across pair of a starting hand (one per orbit): hand c's states are
+    `hand_offsets[c]:hand_offsets[c + 1]`, state s stands for `state_weight[s]` across pairs, and its entries
+    `state_offsets[s]:state_offsets[s + 1]` say that `entry_count[e]` of its 1,128 down pairs have joint table
+    `entry_key[e]`, a row of `keys` (121 counts: how many middle cards give Across class a and Down class d, at
+    11 * a + d; they sum to 46)."""
+    keys: np.ndarray  # [K, 121] uint8, in increasing order of the rows
+    hand_offsets: np.ndarray  # [170] int64
+    state_weight: np.ndarray  # [S] int64
+    state_offsets: np.ndarray  # [S + 1] int64
+    entry_key: np.ndarray  # [E] int32
+    entry_count: np.ndarray  # [E] int32
+
+    def check(self) -> None:
+        """Raise ValueError unless the counts are whole: every deal counted once, every table of 46 cards."""
+        import numpy as np
+
+        hands = starting_hands()
+        if self.hand_offsets.shape != (len(hands) + 1,) or self.hand_offsets[0] != 0 \
+                or self.hand_offsets[-1] != self.state_weight.shape[0] \
+                or self.state_offsets.shape != (self.state_weight.shape[0] + 1,) \
+                or self.state_offsets[0] != 0 or self.state_offsets[-1] != self.entry_key.shape[0] \
+                or self.entry_count.shape != self.entry_key.shape or self.keys.ndim != 2 \
+                or self.keys.shape[1] != N_CLASSES * N_CLASSES:
+            raise ValueError("the shared counts are not shaped as they should be")
+        if np.any(np.diff(self.hand_offsets) <= 0) or np.any(np.diff(self.state_offsets) <= 0):
+            raise ValueError("the shared counts have an empty hand or across pair")
+        if not np.all(self.keys.sum(axis=1, dtype=np.int64) == MIDDLE_CARDS):
+            raise ValueError("a joint table of the shared counts does not count 46 middle cards")
+        if self.entry_key.min() < 0 or self.entry_key.max() >= self.keys.shape[0] or self.entry_count.min() <= 0:
+            raise ValueError("an entry of the shared counts names no joint table")
+        per_state = np.add.reduceat(self.entry_count.astype(np.int64), self.state_offsets[:-1])
+        if not np.all(per_state == DOWN_PAIRS):
+            raise ValueError("an across pair of the shared counts does not count 1,128 down pairs")
+        per_hand = np.add.reduceat(self.state_weight, self.hand_offsets[:-1])
+        if not np.all(per_hand == ACROSS_PAIRS):
+            raise ValueError("a starting hand of the shared counts does not count 1,225 across pairs")
+        total = sum(h.combinations for h in hands) * ACROSS_PAIRS * DOWN_PAIRS * MIDDLE_CARDS
+        if total != TOTAL_DEALS:
+            raise ValueError("the shared counts do not count every deal")
+
+    def digest(self) -> str:
+        """SHA-256 of the counts: equal on every machine that computes them."""
+        sha = hashlib.sha256()
+        for name in ("keys", "hand_offsets", "state_weight", "state_offsets", "entry_key", "entry_count"):
+            array = getattr(self, name)
+            sha.update(f"{name}:{array.dtype.str}:{array.shape}".encode())
+            sha.update(array.tobytes())
+        return sha.hexdigest()
+
+
+def compute_shared_counts(threads: int | None = None,
+                          progress: Callable[[int, int], None] | None = None) -> SharedCounts:
+    """Compute the shared counts (tens of seconds), the starting hands on `threads` threads (default: numba's
+    thread count). The result does not depend on the threads or their order: each hand's joint tables are
+    found apart, then all of them are put in the order of their rows."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numba
+    import numpy as np
+
+    from rulegen.math.exact import suit_permutations
+    from rulegen.math.shared_kernels import hand_counts
+
+    hands = starting_hands()
+    perms = suit_permutations()
+    first = hand_counts(hands[0].cards[0], hands[0].cards[1], perms)  # loads (or compiles) the kernel once
+    done = [1]
+    if progress is not None:
+        progress(1, len(hands))
+
+    def one(hand):
+        return hand_counts(hand.cards[0], hand.cards[1], perms)
+
+    workers = max(1, min(threads or numba.get_num_threads(), len(hands)))
+    with ThreadPoolExecutor(workers) as pool:
+        results = [first]
+        for result in pool.map(one, hands[1:]):
+            results.append(result)
+            done[0] += 1
+            if progress is not None:
+                progress(done[0], len(hands))
+    local_keys = np.concatenate([r[1] for r in results])
+    keys, inverse = np.unique(local_keys, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1).astype(np.int32)
+    hand_offsets = [0]
+    state_offsets = [np.zeros(1, dtype=np.int64)]
+    weights, entry_key, entry_count = [], [], []
+    key_base = 0
+    entry_base = 0
+    for weight, hand_keys, offsets, ekey, ecount in results:
+        hand_offsets.append(hand_offsets[-1] + weight.shape[0])
+        weights.append(weight)
+        state_offsets.append(offsets[1:] + entry_base)
+        entry_key.append(inverse[key_base + ekey])
+        entry_count.append(ecount)
+        key_base += hand_keys.shape[0]
+        entry_base += offsets[-1]
+    counts = SharedCounts(
+        keys=np.ascontiguousarray(keys, dtype=np.uint8),
+        hand_offsets=np.array(hand_offsets, dtype=np.int64),
+        state_weight=np.concatenate(weights).astype(np.int64),
+        state_offsets=np.concatenate(state_offsets).astype(np.int64),
+        entry_key=np.concatenate(entry_key).astype(np.int32),
+        entry_count=np.concatenate(entry_count).astype(np.int32),
+    )
+    counts.check()
+    return counts
+
+
+# --- kept for the process and on disk ---------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_held: list[SharedCounts] = []
+
+
+def _disk_path() -> Path:
+    from rulegen.math import cache as disk
+
+    return disk.cache_dir() / f"shared-counts-{disk.key('shared_counts', CODE_VERSION)[:32]}.npz"
+
+
+def _load_disk() -> SharedCounts | None:
+    import numpy as np
+
+    from rulegen.math import cache as disk
+    from rulegen.safeio import UnsafeFile, read_regular
+
+    if not disk.reading():
+        return None
+    try:
+        data = read_regular(_disk_path(), 256 * 1024 * 1024)
+        with np.load(io.BytesIO(data), allow_pickle=False) as stored:
+            counts = SharedCounts(**{name: stored[name] for name in (
+                "keys", "hand_offsets", "state_weight", "state_offsets", "entry_key", "entry_count")})
+            recorded = str(stored["digest"])
+        if counts.digest() != recorded:
+            return None
+        counts.check()
+        return counts
+    except (UnsafeFile, OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store_disk(counts: SharedCounts) -> None:
+    import numpy as np
+
+    target = _disk_path()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=target.parent)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                np.savez(out, keys=counts.keys, hand_offsets=counts.hand_offsets, state_weight=counts.state_weight,
+                         state_offsets=counts.state_offsets, entry_key=counts.entry_key,
+                         entry_count=counts.entry_count, digest=np.array(counts.digest()))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        pass  # a cache that cannot be written is skipped
+
+
+def shared_counts(progress: Callable[[int, int], None] | None = None, *, use_cache: bool = True) -> SharedCounts:
+    """The shared counts: held once per process; read from the disk cache when a whole, checked copy is there
+    (and `use_cache`), else computed and stored."""
+    with _lock:
+        if _held:
+            return _held[0]
+        counts = _load_disk() if use_cache else None
+        if counts is None:
+            counts = compute_shared_counts(progress=progress)
+            if use_cache:
+                _store_disk(counts)
+        _held.append(counts)
+        return counts
+
+
+def forget() -> None:
+    """Drop the counts this process holds (tests)."""
+    with _lock:
+        _held.clear()
+
+
+# --- one paytable's figures -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MainGameFigures:
+    """The main game's exact figures for one paytable, per unit of one ante: each equal to the exact analysis's
+    (`rulegen.math.results.MainGameAnalysis`) field of the same name."""
+    ev_per_ante: Fraction
+    average_total_wager_exact: Fraction
+    hit_frequency_exact: Fraction
+    variance: Fraction
+    across_decision: dict[str, str]
+    ev_per_hand: tuple[tuple[int, int, int], ...]  # per starting hand: results summed for fold / 1x / 3x (scaled)
+    scale: int
+
+    @property
+    def house_edge_per_ante(self) -> float:
+        return float(-self.ev_per_ante)
+
+    @property
+    def element_of_risk(self) -> float:
+        return float(-self.ev_per_ante / self.average_total_wager_exact)
+
+    @property
+    def hit_frequency(self) -> float:
+        return float(self.hit_frequency_exact)
+
+    @property
+    def standard_deviation(self) -> float:
+        return math.sqrt(self.variance)
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedCounts:
+    """The shared counts as the per-paytable kernel reads them, with its scratch arrays (one per thread)."""
+    counts: SharedCounts
+    marginals: np.ndarray  # [K, 3, 11]: Across, Down and better-hand class counts of each joint table
+    cells: np.ndarray  # [K, m] the nonzero cells of each joint table, -1 after the last
+    cell_counts: np.ndarray  # [K, m]
+    combinations: np.ndarray  # [169]
+
+
+def prepare(counts: SharedCounts) -> PreparedCounts:
+    import numpy as np
+
+    keys = counts.keys.astype(np.int64).reshape(-1, N_CLASSES, N_CLASSES)
+    marginals = np.zeros((keys.shape[0], 3, N_CLASSES), dtype=np.int64)
+    marginals[:, 0] = keys.sum(axis=2)
+    marginals[:, 1] = keys.sum(axis=1)
+    for a in range(N_CLASSES):
+        for d in range(N_CLASSES):
+            marginals[:, 2, max(a, d)] += keys[:, a, d]
+    flat = counts.keys.reshape(keys.shape[0], -1)
+    width = int((flat > 0).sum(axis=1).max())
+    cells = np.full((keys.shape[0], width), -1, dtype=np.int64)
+    cell_counts = np.zeros((keys.shape[0], width), dtype=np.int64)
+    for k in range(keys.shape[0]):
+        nonzero = np.nonzero(flat[k])[0]
+        cells[k, :nonzero.shape[0]] = nonzero
+        cell_counts[k, :nonzero.shape[0]] = flat[k, nonzero]
+    combinations = np.array([h.combinations for h in starting_hands()], dtype=np.int64)
+    return PreparedCounts(counts, marginals, cells, cell_counts, combinations)
+
+
+_scratch = threading.local()
+
+
+def figures(prepared: PreparedCounts, criss_cross, ante) -> MainGameFigures:
+    """The exact figures of the main game under these Criss Cross and ante paytables, from the shared counts."""
+    import numpy as np
+
+    from rulegen.math.shared_kernels import evaluate
+
+    if not criss_cross.is_monotone():
+        raise ValueError("the Criss Cross paytable pays less for a better hand; the Middle bet is undefined")
+    payouts = integer_payouts(criss_cross, ante)
+    an, cc, scale = payouts.ante, payouts.criss_cross, payouts.scale
+    largest = 2 * int(np.abs(an).max()) + 9 * int(np.abs(cc).max()) + 9 * scale
+    if LEAVES_PER_HAND * largest > INT64_MAX:
+        raise OverflowError("payouts this large overflow the exact 64-bit sums")
+    counts = prepared.counts
+    n_keys, n_states = counts.keys.shape[0], counts.state_weight.shape[0]
+    scratch = getattr(_scratch, "arrays", None)
+    if scratch is None or scratch[0].shape[0] != n_keys or scratch[3].shape[0] != n_states:
+        scratch = (np.zeros((n_keys, 4), dtype=np.int64), np.zeros((n_keys, 4), dtype=np.int64),
+                   np.zeros((n_keys, 4), dtype=np.int64), np.zeros((n_states, 2), dtype=np.int64))
+        _scratch.arrays = scratch
+    ev1, across, joint, folds, wagered = evaluate(
+        prepared.marginals, prepared.cells, prepared.cell_counts, prepared.combinations, counts.hand_offsets,
+        counts.state_weight, counts.state_offsets, counts.entry_key, counts.entry_count,
+        np.ascontiguousarray(an, dtype=np.int64), np.ascontiguousarray(cc, dtype=np.int64), scale, *scratch)
+    return _summarise(ev1, across, joint, folds, int(wagered), [int(v) for v in an], [int(v) for v in cc], scale)
+
+
+CHOICE_NAMES = {0: "fold", 1: "1x", 3: "3x"}
+CHOICE_COLUMN = {0: 0, 1: 1, 3: 2}
+
+
+def _summarise(ev1, across, joint, folds, wagered: int, an: list[int], cc: list[int], scale: int) -> MainGameFigures:
+    hands = starting_hands()
+    ev_sum = 0
+    decisions = {}
+    for c, hand in enumerate(hands):
+        choice = int(across[c])
+        ev_sum += hand.combinations * int(ev1[c, CHOICE_COLUMN[choice]])
+        decisions[hand.name] = CHOICE_NAMES[choice]
+    ev = Fraction(ev_sum, scale * TOTAL_DEALS)
+    # the distribution: the folds, then every joint outcome on the path under its bets
+    outcomes: dict[int, int] = {}
+
+    def add(net: int, count: int) -> None:
+        if count:
+            outcomes[net] = outcomes.get(net, 0) + count
+
+    add(-2 * scale, int(folds[0]))
+    add(-3 * scale, int(folds[1]))
+    add(-5 * scale, int(folds[2]))
+    for g1 in range(2):
+        b1 = 1 + 2 * g1
+        for g2 in range(2):
+            b2 = 1 + 2 * g2
+            for g3 in range(2):
+                b3 = 1 + 2 * g3
+                row = joint[g1, g2, g3]
+                for cell in range(N_CLASSES * N_CLASSES):
+                    count = int(row[cell])
+                    if count:
+                        ka, kd = divmod(cell, N_CLASSES)
+                        add(an[ka] + an[kd] + b1 * cc[ka] + b2 * cc[kd] + b3 * cc[max(ka, kd)], count)
+    for q in range(4):  # folded at the Middle decision: the antes and both raises lost
+        add(-(2 + (1 + 2 * (q >> 1)) + (1 + 2 * (q & 1))) * scale, int(folds[3 + q]))
+    total = sum(outcomes.values())
+    assert total == TOTAL_DEALS, "the shared counts' distribution does not count every deal"
+    mean = Fraction(sum(v * c for v, c in outcomes.items()), scale * TOTAL_DEALS)
+    assert mean == ev, "the distribution and the decision values disagree"
+    second = Fraction(sum(v * v * c for v, c in outcomes.items()), scale * scale * TOTAL_DEALS)
+    return MainGameFigures(
+        ev_per_ante=ev,
+        average_total_wager_exact=Fraction(2 * TOTAL_DEALS + wagered, TOTAL_DEALS),
+        hit_frequency_exact=Fraction(sum(c for v, c in outcomes.items() if v > 0), TOTAL_DEALS),
+        variance=second - mean * mean,
+        across_decision=decisions,
+        ev_per_hand=tuple((int(ev1[c, 0]), int(ev1[c, 1]), int(ev1[c, 2])) for c in range(len(hands))),
+        scale=scale,
+    )

@@ -1,0 +1,238 @@
+"""The compiled (numba) kernels of the shared counts (`rulegen.math.shared`, which explains them). Layer: math
+(numpy + numba; the per-hand tables and orbits of `exact_kernels`, `fasteval.popcount`).
+
+Units as in `rulegen.math.exact_kernels`: payouts are integers (odds times `scale`); choices 0 = fold, 1 = 1x,
+3 = 3x, the smaller wager on an exact tie. A joint outcome is the cell 11 * Across class + Down class.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rulegen.math.exact_kernels import (
+    ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS, N_CLASSES, N_LOCAL_PAIRS, _across_orbits, _hand_tables,
+)
+from rulegen.math.fasteval import popcount
+
+N_CELLS = N_CLASSES * N_CLASSES
+KEY_CAPACITY = 1 << 14  # distinct joint tables one starting hand may have (about 700 on average, 2,000 at most)
+SLOTS = 1 << 15
+
+
+@njit(cache=True, nogil=True)
+def hand_counts(h0, h1, suit_perms):
+    """The shared counts of one starting hand: (weights, keys, entry_offsets, entry_key, entry_count).
+
+    The across pairs are taken one per orbit of the suit permutations fixing the hole cards (`weights`: the
+    orbit sizes, summing to 1,225). For each, every down pair's joint table (how many of the 46 middle cards
+    give each (Across class, Down class)) is looked up in this hand's table of distinct joint tables (`keys`,
+    one row of 121 counts each, compared in full, so the table is exact); the across pair's entries are the
+    distinct tables its 1,128 down pairs have and how many down pairs have each."""
+    zeros = np.zeros(N_CLASSES, dtype=np.int64)
+    cards, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, exactly = _hand_tables(h0, h1, zeros,
+                                                                                               zeros)
+    canonical = _across_orbits(h0, h1, cards, suit_perms)
+    orbit = np.zeros(N_LOCAL_PAIRS, dtype=np.int64)
+    for p in range(N_LOCAL_PAIRS):
+        orbit[canonical[p]] += 1
+    reps = np.nonzero(orbit)[0]
+    n = reps.shape[0]
+    weights = np.empty(n, dtype=np.int64)
+    keys = np.zeros((KEY_CAPACITY, N_CELLS), dtype=np.uint8)
+    slot_hash = np.zeros(SLOTS, dtype=np.uint64)
+    slot_key = np.full(SLOTS, -1, dtype=np.int64)
+    n_keys = 0
+    entry_offsets = np.zeros(n + 1, dtype=np.int64)
+    entry_key = np.empty(n * DOWN_PAIRS, dtype=np.int32)
+    entry_count = np.empty(n * DOWN_PAIRS, dtype=np.int32)
+    table = np.zeros(N_CELLS, dtype=np.uint8)
+    ids = np.empty(DOWN_PAIRS, dtype=np.int64)
+    classes = np.empty(N_CLASSES, dtype=np.int64)
+    e = 0
+    for r in range(n):
+        a = reps[r]
+        weights[r] = orbit[a]
+        amask = pmask[a]
+        reached = 0
+        for ka in range(N_CLASSES):
+            if exactly[ka, a] != 0:
+                classes[reached] = ka
+                reached += 1
+        q = 0
+        for p in range(N_LOCAL_PAIRS):
+            if pmask[p] & amask:
+                continue
+            h = np.uint64(1469598103934665603)
+            for c in range(reached):
+                ka = classes[c]
+                ea = exactly[ka, a]
+                for kd in range(N_CLASSES):
+                    v = popcount(ea & exactly[kd, p])
+                    if v:
+                        cell = ka * N_CLASSES + kd
+                        table[cell] = v
+                        h = (h ^ np.uint64(cell * 64 + v)) * np.uint64(1099511628211)
+            h ^= h >> np.uint64(29)
+            slot = np.int64(h & np.uint64(SLOTS - 1))
+            found = -1
+            while slot_key[slot] >= 0:
+                if slot_hash[slot] == h:
+                    k = slot_key[slot]
+                    same = True
+                    for cell in range(N_CELLS):
+                        if keys[k, cell] != table[cell]:
+                            same = False
+                            break
+                    if same:
+                        found = k
+                        break
+                slot = (slot + 1) & (SLOTS - 1)
+            if found < 0:
+                if n_keys == KEY_CAPACITY:
+                    raise ValueError("more distinct joint tables in one starting hand than the table holds")
+                found = n_keys
+                keys[found] = table
+                slot_hash[slot] = h
+                slot_key[slot] = found
+                n_keys += 1
+            ids[q] = found
+            q += 1
+            for c in range(reached):
+                for kd in range(N_CLASSES):
+                    table[classes[c] * N_CLASSES + kd] = 0
+        ids.sort()
+        run = 1
+        for i in range(1, DOWN_PAIRS + 1):
+            if i < DOWN_PAIRS and ids[i] == ids[i - 1]:
+                run += 1
+                continue
+            entry_key[e] = ids[i - 1]
+            entry_count[e] = run
+            e += 1
+            run = 1
+        entry_offsets[r + 1] = e
+    return weights, keys[:n_keys].copy(), entry_offsets, entry_key[:e].copy(), entry_count[:e].copy()
+
+
+@njit(cache=True, inline="always")
+def _choose(fold, one, three):
+    choice = 0
+    best = fold
+    if one > best:
+        choice = 1
+        best = one
+    if three > best:
+        choice = 3
+        best = three
+    return choice, best
+
+
+@njit(cache=True, nogil=True)
+def evaluate(marginals, cells, cell_counts, combinations, hand_offsets, state_weight, state_offsets, entry_key,
+             entry_count, ante, cc, scale, values, decisions, key_weight, down_choice):
+    """The exact analysis of one paytable from the shared counts.
+
+    `marginals[k]` are joint table k's Across, Down and better-hand (Middle) class counts (3 x 11);
+    `cells[k]`, `cell_counts[k]` its nonzero cells (-1 after the last). The scratch arrays `values`,
+    `decisions` ([keys, 4]), `key_weight` ([keys, 4]) and `down_choice` ([states, 2]) are the caller's.
+
+    Returns (ev1 [hands, 3]: the sum of each starting hand's results for fold / 1x / 3x at Across, over its
+    63,562,800 deals; across_choice [hands]; joint [b2 1x/3x at Across 1x/3x, b2, b3, cell]: deals on the path
+    per joint outcome and bets; folds [7]: deals folded at Across, at Down after Across 1x / 3x, and at Middle
+    after each (b1, b2) in the order of q; wagered: the total of the raises on the path, in antes, over all deals)."""
+    n_keys = marginals.shape[0]
+    n_hands = combinations.shape[0]
+    down_leaves = DOWN_PAIRS * MIDDLE_CARDS
+    all_leaves = ACROSS_PAIRS * down_leaves
+    # --- the Middle decision for every joint table and (b1, b2) in {1, 3}^2 (q = 2 * (b1 == 3) + (b2 == 3))
+    for k in range(n_keys):
+        sa = np.int64(0)
+        sx = np.int64(0)
+        sd = np.int64(0)
+        sm = np.int64(0)
+        for c in range(N_CLASSES):
+            na = marginals[k, 0, c]
+            nd = marginals[k, 1, c]
+            sa += (na + nd) * ante[c]
+            sx += na * cc[c]
+            sd += nd * cc[c]
+            sm += marginals[k, 2, c] * cc[c]
+        base = sa + sm + 2 * max(sm, 0)
+        for q in range(4):
+            b1 = 1 + 2 * (q >> 1)
+            b2 = 1 + 2 * (q & 1)
+            fold = -(2 + b1 + b2) * MIDDLE_CARDS * scale
+            t = base + b1 * sx + b2 * sd
+            if t > fold:
+                values[k, q] = t
+                decisions[k, q] = 3 if sm > 0 else 1
+            else:
+                values[k, q] = fold
+                decisions[k, q] = 0
+    # --- the Down decision for every across pair (per Across 1x / 3x), then the Across decision per hand
+    ev1 = np.zeros((n_hands, 3), dtype=np.int64)
+    across = np.zeros(n_hands, dtype=np.int64)
+    for c in range(n_hands):
+        for s in range(hand_offsets[c], hand_offsets[c + 1]):
+            s0 = np.int64(0)
+            s1 = np.int64(0)
+            s2 = np.int64(0)
+            s3 = np.int64(0)
+            for e in range(state_offsets[s], state_offsets[s + 1]):
+                k = entry_key[e]
+                n = np.int64(entry_count[e])
+                s0 += n * values[k, 0]
+                s1 += n * values[k, 1]
+                s2 += n * values[k, 2]
+                s3 += n * values[k, 3]
+            w = state_weight[s]
+            ch, best = _choose(-3 * down_leaves * scale, s0, s1)
+            down_choice[s, 0] = ch
+            ev1[c, 1] += w * best
+            ch, best = _choose(-5 * down_leaves * scale, s2, s3)
+            down_choice[s, 1] = ch
+            ev1[c, 2] += w * best
+        ev1[c, 0] = -2 * all_leaves * scale
+        ch1, best = _choose(ev1[c, 0], ev1[c, 1], ev1[c, 2])
+        across[c] = ch1
+    # --- the deals on the chosen path, per joint table and (b1, b2); then per joint outcome and bets
+    folds = np.zeros(7, dtype=np.int64)
+    wagered = np.int64(0)
+    key_weight[:, :] = 0
+    for c in range(n_hands):
+        comb = combinations[c]
+        b1 = across[c]
+        if b1 == 0:
+            folds[0] += comb * all_leaves
+            continue
+        j = 0 if b1 == 1 else 1
+        wagered += comb * all_leaves * b1
+        for s in range(hand_offsets[c], hand_offsets[c + 1]):
+            b2 = down_choice[s, j]
+            w = comb * state_weight[s]
+            if b2 == 0:
+                folds[1 + j] += w * down_leaves
+                continue
+            wagered += w * down_leaves * b2
+            q = 2 * j + (0 if b2 == 1 else 1)
+            for e in range(state_offsets[s], state_offsets[s + 1]):
+                key_weight[entry_key[e], q] += w * entry_count[e]
+    joint = np.zeros((2, 2, 2, N_CELLS), dtype=np.int64)
+    for k in range(n_keys):
+        for q in range(4):
+            w = key_weight[k, q]
+            if w == 0:
+                continue
+            b3 = decisions[k, q]
+            if b3 == 0:
+                folds[3 + q] += w * MIDDLE_CARDS
+                continue
+            wagered += w * MIDDLE_CARDS * b3
+            h = 0 if b3 == 1 else 1
+            for i in range(cells.shape[1]):
+                cell = cells[k, i]
+                if cell < 0:
+                    break
+                joint[q >> 1, q & 1, h, cell] += w * cell_counts[k, i]
+    return ev1, across, joint, folds, wagered
