@@ -40,59 +40,65 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-CODE_VERSION = "shared-counts-1"  # bump when what the counts hold, or how they are stored, changes
+CODE_VERSION = "shared-counts-2"  # bump when what the counts hold, or how they are stored, changes
 N_CLASSES = 11
 INT64_MAX = 2 ** 63 - 1
+
+
+FIELDS = ("keys", "type_offsets", "type_key", "type_count", "hand_offsets", "hand_type", "hand_weight")
 
 
 @dataclass(frozen=True, eq=False)
 class SharedCounts:
     """The paytable-independent counts of the main game (see the module's docstring).
 
-    A state is an across pair of a starting hand (one per orbit): hand c's states are
-    `hand_offsets[c]:hand_offsets[c + 1]`, state s stands for `state_weight[s]` across pairs, and its entries
-    `state_offsets[s]:state_offsets[s + 1]` say that `entry_count[e]` of its 1,128 down pairs have joint table
-    `entry_key[e]`, a row of `keys` (121 counts: how many middle cards give Across class a and Down class d, at
-    11 * a + d; they sum to 46)."""
+    A joint table is a row of `keys`: 121 counts, how many of the 46 middle cards give Across class a and Down
+    class d, at 11 * a + d. A kind of across pair t says that `type_count[e]` of its 1,128 down pairs have joint
+    table `type_key[e]`, for e in `type_offsets[t]:type_offsets[t + 1]` (many across pairs of many starting
+    hands share a kind: 93,769 across pairs, about 5,500 kinds). Starting hand c (in the order of
+    `deals.starting_hands()`) has `hand_weight[u]` across pairs of kind `hand_type[u]`, for u in
+    `hand_offsets[c]:hand_offsets[c + 1]`."""
     keys: np.ndarray  # [K, 121] uint8, in increasing order of the rows
+    type_offsets: np.ndarray  # [T + 1] int64
+    type_key: np.ndarray  # [E] int32, increasing within a kind
+    type_count: np.ndarray  # [E] int32
     hand_offsets: np.ndarray  # [170] int64
-    state_weight: np.ndarray  # [S] int64
-    state_offsets: np.ndarray  # [S + 1] int64
-    entry_key: np.ndarray  # [E] int32
-    entry_count: np.ndarray  # [E] int32
+    hand_type: np.ndarray  # [U] int32, increasing within a hand
+    hand_weight: np.ndarray  # [U] int64
 
     def check(self) -> None:
         """Raise ValueError unless the counts are whole: every deal counted once, every table of 46 cards."""
         import numpy as np
 
         hands = starting_hands()
+        n_types = self.type_offsets.shape[0] - 1
         if self.hand_offsets.shape != (len(hands) + 1,) or self.hand_offsets[0] != 0 \
-                or self.hand_offsets[-1] != self.state_weight.shape[0] \
-                or self.state_offsets.shape != (self.state_weight.shape[0] + 1,) \
-                or self.state_offsets[0] != 0 or self.state_offsets[-1] != self.entry_key.shape[0] \
-                or self.entry_count.shape != self.entry_key.shape or self.keys.ndim != 2 \
-                or self.keys.shape[1] != N_CLASSES * N_CLASSES:
+                or self.hand_offsets[-1] != self.hand_type.shape[0] or self.hand_weight.shape != self.hand_type.shape \
+                or self.type_offsets.ndim != 1 or n_types < 1 or self.type_offsets[0] != 0 \
+                or self.type_offsets[-1] != self.type_key.shape[0] or self.type_count.shape != self.type_key.shape \
+                or self.keys.ndim != 2 or self.keys.shape[1] != N_CLASSES * N_CLASSES:
             raise ValueError("the shared counts are not shaped as they should be")
-        if np.any(np.diff(self.hand_offsets) <= 0) or np.any(np.diff(self.state_offsets) <= 0):
-            raise ValueError("the shared counts have an empty hand or across pair")
+        if np.any(np.diff(self.hand_offsets) <= 0) or np.any(np.diff(self.type_offsets) <= 0):
+            raise ValueError("the shared counts have an empty starting hand or kind of across pair")
         if not np.all(self.keys.sum(axis=1, dtype=np.int64) == MIDDLE_CARDS):
             raise ValueError("a joint table of the shared counts does not count 46 middle cards")
-        if self.entry_key.min() < 0 or self.entry_key.max() >= self.keys.shape[0] or self.entry_count.min() <= 0:
+        if self.type_key.min() < 0 or self.type_key.max() >= self.keys.shape[0] or self.type_count.min() <= 0:
             raise ValueError("an entry of the shared counts names no joint table")
-        per_state = np.add.reduceat(self.entry_count.astype(np.int64), self.state_offsets[:-1])
-        if not np.all(per_state == DOWN_PAIRS):
-            raise ValueError("an across pair of the shared counts does not count 1,128 down pairs")
-        per_hand = np.add.reduceat(self.state_weight, self.hand_offsets[:-1])
+        if self.hand_type.min() < 0 or self.hand_type.max() >= n_types or self.hand_weight.min() <= 0:
+            raise ValueError("a starting hand of the shared counts names no kind of across pair")
+        per_type = np.add.reduceat(self.type_count.astype(np.int64), self.type_offsets[:-1])
+        if not np.all(per_type == DOWN_PAIRS):
+            raise ValueError("a kind of across pair of the shared counts does not count 1,128 down pairs")
+        per_hand = np.add.reduceat(self.hand_weight, self.hand_offsets[:-1])
         if not np.all(per_hand == ACROSS_PAIRS):
             raise ValueError("a starting hand of the shared counts does not count 1,225 across pairs")
-        total = sum(h.combinations for h in hands) * ACROSS_PAIRS * DOWN_PAIRS * MIDDLE_CARDS
-        if total != TOTAL_DEALS:
+        if sum(h.combinations for h in hands) * ACROSS_PAIRS * DOWN_PAIRS * MIDDLE_CARDS != TOTAL_DEALS:
             raise ValueError("the shared counts do not count every deal")
 
     def digest(self) -> str:
         """SHA-256 of the counts: equal on every machine that computes them."""
         sha = hashlib.sha256()
-        for name in ("keys", "hand_offsets", "state_weight", "state_offsets", "entry_key", "entry_count"):
+        for name in FIELDS:
             array = getattr(self, name)
             sha.update(f"{name}:{array.dtype.str}:{array.shape}".encode())
             sha.update(array.tobytes())
@@ -103,7 +109,8 @@ def compute_shared_counts(threads: int | None = None,
                           progress: Callable[[int, int], None] | None = None) -> SharedCounts:
     """Compute the shared counts (tens of seconds), the starting hands on `threads` threads (default: numba's
     thread count). The result does not depend on the threads or their order: each hand's joint tables are
-    found apart, then all of them are put in the order of their rows."""
+    found apart, then all of them are put in the order of their rows, and the kinds of across pair in the
+    order of their entries."""
     from concurrent.futures import ThreadPoolExecutor
 
     import numba
@@ -115,7 +122,7 @@ def compute_shared_counts(threads: int | None = None,
     hands = starting_hands()
     perms = suit_permutations()
     first = hand_counts(hands[0].cards[0], hands[0].cards[1], perms)  # loads (or compiles) the kernel once
-    done = [1]
+    done = 1
     if progress is not None:
         progress(1, len(hands))
 
@@ -123,36 +130,57 @@ def compute_shared_counts(threads: int | None = None,
         return hand_counts(hand.cards[0], hand.cards[1], perms)
 
     workers = max(1, min(threads or numba.get_num_threads(), len(hands)))
+    results = [first]
     with ThreadPoolExecutor(workers) as pool:
-        results = [first]
         for result in pool.map(one, hands[1:]):
             results.append(result)
-            done[0] += 1
+            done += 1
             if progress is not None:
-                progress(done[0], len(hands))
-    local_keys = np.concatenate([r[1] for r in results])
-    keys, inverse = np.unique(local_keys, axis=0, return_inverse=True)
+                progress(done, len(hands))
+    keys, inverse = np.unique(np.concatenate([r[1] for r in results]), axis=0, return_inverse=True)
     inverse = inverse.reshape(-1).astype(np.int32)
-    hand_offsets = [0]
-    state_offsets = [np.zeros(1, dtype=np.int64)]
-    weights, entry_key, entry_count = [], [], []
+    # every across pair's entries in the global joint tables' numbering, sorted by table: its kind
+    kinds: dict[bytes, int] = {}
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    per_hand: list[tuple[np.ndarray, np.ndarray]] = []
     key_base = 0
-    entry_base = 0
     for weight, hand_keys, offsets, ekey, ecount in results:
-        hand_offsets.append(hand_offsets[-1] + weight.shape[0])
-        weights.append(weight)
-        state_offsets.append(offsets[1:] + entry_base)
-        entry_key.append(inverse[key_base + ekey])
-        entry_count.append(ecount)
+        global_keys = inverse[key_base + ekey]
         key_base += hand_keys.shape[0]
-        entry_base += offsets[-1]
+        local_types = np.empty(weight.shape[0], dtype=np.int64)
+        for r in range(weight.shape[0]):
+            k = global_keys[offsets[r]:offsets[r + 1]]
+            n = ecount[offsets[r]:offsets[r + 1]]
+            order = np.argsort(k, kind="stable")
+            k, n = k[order], n[order]
+            signature = k.tobytes() + n.tobytes()
+            if signature not in kinds:
+                kinds[signature] = len(found)
+                found.append((k, n))
+            local_types[r] = kinds[signature]
+        per_hand.append((local_types, weight))
+    # the kinds in the order of their entries (keys, then counts), so the numbering is the counts' own
+    order = sorted(range(len(found)), key=lambda t: (found[t][0].tolist(), found[t][1].tolist()))
+    renumber = np.empty(len(found), dtype=np.int64)
+    renumber[np.array(order, dtype=np.int64)] = np.arange(len(found))
+    type_offsets = np.zeros(len(found) + 1, dtype=np.int64)
+    type_offsets[1:] = np.cumsum([found[t][0].shape[0] for t in order])
+    hand_offsets = [0]
+    hand_type, hand_weight = [], []
+    for local_types, weight in per_hand:
+        types = renumber[local_types]
+        unique, where = np.unique(types, return_inverse=True)
+        hand_type.append(unique)
+        hand_weight.append(np.bincount(where.reshape(-1), weights=weight, minlength=unique.shape[0]).astype(np.int64))
+        hand_offsets.append(hand_offsets[-1] + unique.shape[0])
     counts = SharedCounts(
         keys=np.ascontiguousarray(keys, dtype=np.uint8),
+        type_offsets=type_offsets,
+        type_key=np.concatenate([found[t][0] for t in order]).astype(np.int32),
+        type_count=np.concatenate([found[t][1] for t in order]).astype(np.int32),
         hand_offsets=np.array(hand_offsets, dtype=np.int64),
-        state_weight=np.concatenate(weights).astype(np.int64),
-        state_offsets=np.concatenate(state_offsets).astype(np.int64),
-        entry_key=np.concatenate(entry_key).astype(np.int32),
-        entry_count=np.concatenate(entry_count).astype(np.int32),
+        hand_type=np.concatenate(hand_type).astype(np.int32),
+        hand_weight=np.concatenate(hand_weight).astype(np.int64),
     )
     counts.check()
     return counts
@@ -181,8 +209,7 @@ def _load_disk() -> SharedCounts | None:
     try:
         data = read_regular(_disk_path(), 256 * 1024 * 1024)
         with np.load(io.BytesIO(data), allow_pickle=False) as stored:
-            counts = SharedCounts(**{name: stored[name] for name in (
-                "keys", "hand_offsets", "state_weight", "state_offsets", "entry_key", "entry_count")})
+            counts = SharedCounts(**{name: stored[name] for name in FIELDS})
             recorded = str(stored["digest"])
         if counts.digest() != recorded:
             return None
@@ -201,9 +228,7 @@ def _store_disk(counts: SharedCounts) -> None:
         handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=target.parent)
         try:
             with os.fdopen(handle, "wb") as out:
-                np.savez(out, keys=counts.keys, hand_offsets=counts.hand_offsets, state_weight=counts.state_weight,
-                         state_offsets=counts.state_offsets, entry_key=counts.entry_key,
-                         entry_count=counts.entry_count, digest=np.array(counts.digest()))
+                np.savez(out, digest=np.array(counts.digest()), **{name: getattr(counts, name) for name in FIELDS})
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temporary, target)
@@ -318,15 +343,16 @@ def figures(prepared: PreparedCounts, criss_cross, ante) -> MainGameFigures:
     if LEAVES_PER_HAND * largest > INT64_MAX:
         raise OverflowError("payouts this large overflow the exact 64-bit sums")
     counts = prepared.counts
-    n_keys, n_states = counts.keys.shape[0], counts.state_weight.shape[0]
+    n_keys, n_types = counts.keys.shape[0], counts.type_offsets.shape[0] - 1
     scratch = getattr(_scratch, "arrays", None)
-    if scratch is None or scratch[0].shape[0] != n_keys or scratch[3].shape[0] != n_states:
+    if scratch is None or scratch[0].shape[0] != n_keys or scratch[3].shape[0] != n_types:
         scratch = (np.zeros((n_keys, 4), dtype=np.int64), np.zeros((n_keys, 4), dtype=np.int64),
-                   np.zeros((n_keys, 4), dtype=np.int64), np.zeros((n_states, 2), dtype=np.int64))
+                   np.zeros((n_keys, 4), dtype=np.int64), np.zeros((n_types, 4), dtype=np.int64),
+                   np.zeros((n_types, 4), dtype=np.int64))
         _scratch.arrays = scratch
     ev1, across, joint, folds, wagered = evaluate(
         prepared.marginals, prepared.cells, prepared.cell_counts, prepared.combinations, counts.hand_offsets,
-        counts.state_weight, counts.state_offsets, counts.entry_key, counts.entry_count,
+        counts.hand_type, counts.hand_weight, counts.type_offsets, counts.type_key, counts.type_count,
         np.ascontiguousarray(an, dtype=np.int64), np.ascontiguousarray(cc, dtype=np.int64), scale, *scratch)
     return _summarise(ev1, across, joint, folds, int(wagered), [int(v) for v in an], [int(v) for v in cc], scale)
 

@@ -129,23 +129,25 @@ def _choose(fold, one, three):
 
 
 @njit(cache=True, nogil=True)
-def evaluate(marginals, cells, cell_counts, combinations, hand_offsets, state_weight, state_offsets, entry_key,
-             entry_count, ante, cc, scale, values, decisions, key_weight, down_choice):
-    """The exact analysis of one paytable from the shared counts.
+def evaluate(marginals, cells, cell_counts, combinations, hand_offsets, hand_type, hand_weight, type_offsets,
+             type_key, type_count, ante, cc, scale, values, decisions, key_weight, type_sums, type_weight):
+    """The exact analysis of one paytable from the shared counts (`rulegen.math.shared.SharedCounts`).
 
     `marginals[k]` are joint table k's Across, Down and better-hand (Middle) class counts (3 x 11);
     `cells[k]`, `cell_counts[k]` its nonzero cells (-1 after the last). The scratch arrays `values`,
-    `decisions` ([keys, 4]), `key_weight` ([keys, 4]) and `down_choice` ([states, 2]) are the caller's.
+    `decisions`, `key_weight` ([tables, 4]), `type_sums` and `type_weight` ([kinds of across pair, 4]) are the
+    caller's. q = 2 * (b1 == 3) + (b2 == 3) numbers the (Across, Down) bet pairs in {1, 3}^2.
 
     Returns (ev1 [hands, 3]: the sum of each starting hand's results for fold / 1x / 3x at Across, over its
-    63,562,800 deals; across_choice [hands]; joint [b2 1x/3x at Across 1x/3x, b2, b3, cell]: deals on the path
-    per joint outcome and bets; folds [7]: deals folded at Across, at Down after Across 1x / 3x, and at Middle
-    after each (b1, b2) in the order of q; wagered: the total of the raises on the path, in antes, over all deals)."""
+    63,562,800 deals; across_choice [hands]; joint [b1 1x/3x, b2, b3, cell]: deals on the path per joint
+    outcome and bets; folds [7]: deals folded at Across, at Down after Across 1x / 3x, and at Middle after each
+    q; wagered: the raises on the path, in antes, summed over all deals)."""
     n_keys = marginals.shape[0]
+    n_types = type_offsets.shape[0] - 1
     n_hands = combinations.shape[0]
     down_leaves = DOWN_PAIRS * MIDDLE_CARDS
     all_leaves = ACROSS_PAIRS * down_leaves
-    # --- the Middle decision for every joint table and (b1, b2) in {1, 3}^2 (q = 2 * (b1 == 3) + (b2 == 3))
+    # --- the Middle decision for every joint table and q
     for k in range(n_keys):
         sa = np.int64(0)
         sx = np.int64(0)
@@ -170,35 +172,44 @@ def evaluate(marginals, cells, cell_counts, combinations, hand_offsets, state_we
             else:
                 values[k, q] = fold
                 decisions[k, q] = 0
-    # --- the Down decision for every across pair (per Across 1x / 3x), then the Across decision per hand
+    # --- each kind of across pair: the value of Down 1x / 3x (its down pairs' Middle values summed) per q
+    for t in range(n_types):
+        s0 = np.int64(0)
+        s1 = np.int64(0)
+        s2 = np.int64(0)
+        s3 = np.int64(0)
+        for e in range(type_offsets[t], type_offsets[t + 1]):
+            k = type_key[e]
+            n = np.int64(type_count[e])
+            s0 += n * values[k, 0]
+            s1 += n * values[k, 1]
+            s2 += n * values[k, 2]
+            s3 += n * values[k, 3]
+        type_sums[t, 0] = s0
+        type_sums[t, 1] = s1
+        type_sums[t, 2] = s2
+        type_sums[t, 3] = s3
+    # --- the Down decision (after Across 1x and 3x) per kind, then the Across decision per starting hand
+    fold1 = -3 * down_leaves * scale
+    fold3 = -5 * down_leaves * scale
     ev1 = np.zeros((n_hands, 3), dtype=np.int64)
     across = np.zeros(n_hands, dtype=np.int64)
     for c in range(n_hands):
-        for s in range(hand_offsets[c], hand_offsets[c + 1]):
-            s0 = np.int64(0)
-            s1 = np.int64(0)
-            s2 = np.int64(0)
-            s3 = np.int64(0)
-            for e in range(state_offsets[s], state_offsets[s + 1]):
-                k = entry_key[e]
-                n = np.int64(entry_count[e])
-                s0 += n * values[k, 0]
-                s1 += n * values[k, 1]
-                s2 += n * values[k, 2]
-                s3 += n * values[k, 3]
-            w = state_weight[s]
-            ch, best = _choose(-3 * down_leaves * scale, s0, s1)
-            down_choice[s, 0] = ch
+        for u in range(hand_offsets[c], hand_offsets[c + 1]):
+            t = hand_type[u]
+            w = hand_weight[u]
+            ch, best = _choose(fold1, type_sums[t, 0], type_sums[t, 1])
             ev1[c, 1] += w * best
-            ch, best = _choose(-5 * down_leaves * scale, s2, s3)
-            down_choice[s, 1] = ch
+            ch, best = _choose(fold3, type_sums[t, 2], type_sums[t, 3])
             ev1[c, 2] += w * best
         ev1[c, 0] = -2 * all_leaves * scale
         ch1, best = _choose(ev1[c, 0], ev1[c, 1], ev1[c, 2])
         across[c] = ch1
-    # --- the deals on the chosen path, per joint table and (b1, b2); then per joint outcome and bets
+    # --- the deals on the chosen path: per kind of across pair and q, then per joint table and q, then per
+    # joint outcome and bets
     folds = np.zeros(7, dtype=np.int64)
     wagered = np.int64(0)
+    type_weight[:, :] = 0
     key_weight[:, :] = 0
     for c in range(n_hands):
         comb = combinations[c]
@@ -208,16 +219,29 @@ def evaluate(marginals, cells, cell_counts, combinations, hand_offsets, state_we
             continue
         j = 0 if b1 == 1 else 1
         wagered += comb * all_leaves * b1
-        for s in range(hand_offsets[c], hand_offsets[c + 1]):
-            b2 = down_choice[s, j]
-            w = comb * state_weight[s]
+        for u in range(hand_offsets[c], hand_offsets[c + 1]):
+            t = hand_type[u]
+            w = comb * hand_weight[u]
+            b2, best = _choose(fold1 if j == 0 else fold3, type_sums[t, 2 * j], type_sums[t, 2 * j + 1])
             if b2 == 0:
                 folds[1 + j] += w * down_leaves
                 continue
             wagered += w * down_leaves * b2
-            q = 2 * j + (0 if b2 == 1 else 1)
-            for e in range(state_offsets[s], state_offsets[s + 1]):
-                key_weight[entry_key[e], q] += w * entry_count[e]
+            type_weight[t, 2 * j + (0 if b2 == 1 else 1)] += w
+    for t in range(n_types):
+        w0 = type_weight[t, 0]
+        w1 = type_weight[t, 1]
+        w2 = type_weight[t, 2]
+        w3 = type_weight[t, 3]
+        if w0 == 0 and w1 == 0 and w2 == 0 and w3 == 0:
+            continue
+        for e in range(type_offsets[t], type_offsets[t + 1]):
+            k = type_key[e]
+            n = np.int64(type_count[e])
+            key_weight[k, 0] += n * w0
+            key_weight[k, 1] += n * w1
+            key_weight[k, 2] += n * w2
+            key_weight[k, 3] += n * w3
     joint = np.zeros((2, 2, 2, N_CELLS), dtype=np.int64)
     for k in range(n_keys):
         for q in range(4):
