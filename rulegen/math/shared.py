@@ -20,6 +20,7 @@ process and on disk beside the math cache (`RULEGEN_CACHE_DIR`), checked when re
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import math
@@ -36,7 +37,7 @@ from rulegen.math.deals import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     import numpy as np
 
@@ -151,8 +152,8 @@ def compute_shared_counts(threads: int | None = None,
         for r in range(weight.shape[0]):
             k = global_keys[offsets[r]:offsets[r + 1]]
             n = ecount[offsets[r]:offsets[r + 1]]
-            order = np.argsort(k, kind="stable")
-            k, n = k[order], n[order]
+            by_key = np.argsort(k, kind="stable")
+            k, n = k[by_key], n[by_key]
             signature = k.tobytes() + n.tobytes()
             if signature not in kinds:
                 kinds[signature] = len(found)
@@ -168,8 +169,8 @@ def compute_shared_counts(threads: int | None = None,
     hand_offsets = [0]
     hand_type, hand_weight = [], []
     for local_types, weight in per_hand:
-        types = renumber[local_types]
-        unique, where = np.unique(types, return_inverse=True)
+        numbered = renumber[local_types]
+        unique, where = np.unique(numbered, return_inverse=True)
         hand_type.append(unique)
         hand_weight.append(np.bincount(where.reshape(-1), weights=weight, minlength=unique.shape[0]).astype(np.int64))
         hand_offsets.append(hand_offsets[-1] + unique.shape[0])
@@ -248,13 +249,40 @@ def shared_counts(progress: Callable[[int, int], None] | None = None, *, use_cac
     with _lock:
         if _held:
             return _held[0]
-        counts = _load_disk() if use_cache else None
-        if counts is None:
+        if not use_cache:
             counts = compute_shared_counts(progress=progress)
-            if use_cache:
-                _store_disk(counts)
+        else:
+            with _disk_lock():  # processes beside this one (local workers) wait for one to compute them
+                stored = _load_disk()
+                if stored is None:
+                    counts = compute_shared_counts(progress=progress)
+                    _store_disk(counts)
+                else:
+                    counts = stored
         _held.append(counts)
         return counts
+
+
+@contextlib.contextmanager
+def _disk_lock() -> Iterator[None]:
+    """An exclusive lock on the cache folder's lock file for the shared counts; none where it cannot be taken."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: each process computes its own
+        yield
+        return
+    path = _disk_path().with_suffix(".lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()
 
 
 def forget() -> None:

@@ -82,7 +82,7 @@ def _written_out(offering, table: str) -> dict:
     mapping, _name, _citation = resolve_paytable(load_jurisdiction(code), TABLES[table], choice)
     if mapping is None:
         raise RulegenError(f"{table} names {choice!r}, a table its jurisdiction does not authorize")
-    written = {}
+    written: dict[str, object] = {}
     for key, odds in mapping.items():
         if isinstance(odds, str):
             written[key] = odds

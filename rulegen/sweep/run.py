@@ -75,10 +75,11 @@ def _done(out: Path, spec: SweepSpec, chunk: int, index: int) -> bool:
     return [r[0] for r in rows] == [str(i) for i in range(first, last)] and all(len(r) == width for r in rows)
 
 
-def _manifest(out: Path, spec: SweepSpec) -> int:
-    """DIR's record of which sweep it holds; returns the chunk size. DIR holding another sweep is refused."""
+def _manifest(out: Path, spec: SweepSpec, chunk: int) -> int:
+    """DIR's record of which sweep it holds; returns the chunk size (the one recorded when resuming). DIR
+    holding another sweep is refused."""
     path = out / "sweep.json"
-    record = {"spec_digest": spec.digest, "candidates": spec.count, "chunk": CHUNK,
+    record = {"spec_digest": spec.digest, "candidates": spec.count, "chunk": chunk,
               "fields": [f.path for f in spec.fields]}
     if path.exists():
         try:
@@ -88,12 +89,12 @@ def _manifest(out: Path, spec: SweepSpec) -> int:
         if not isinstance(found, dict) or found.get("spec_digest") != spec.digest:
             raise InputError(f"{out} holds the results of another sweep (another base or other values); give "
                              "another --out folder, or empty this one")
-        chunk = found.get("chunk")
-        if not isinstance(chunk, int) or chunk < 1:
+        recorded = found.get("chunk")
+        if not isinstance(recorded, int) or recorded < 1:
             raise InputError(f"{path} is not a sweep's record; give an empty --out folder")
-        return chunk
+        return recorded
     _write(path, (json.dumps(record, indent=2) + "\n").encode())
-    return CHUNK
+    return chunk
 
 
 @contextlib.contextmanager
@@ -128,7 +129,7 @@ def dask_client(scheduler: str | None, workers: int | None) -> Iterator[object]:
 
 def run_sweep(spec: SweepSpec, out: Path, *, scheduler: str | None = None, workers: int | None = None,
               progress: Callable[[int, int], None] | None = None,
-              counts_progress: Callable[[int, int], None] | None = None) -> SweepSummary:
+              counts_progress: Callable[[int, int], None] | None = None, chunk: int = CHUNK) -> SweepSummary:
     """Compute every candidate of `spec` not yet in `out`, then write sweep.csv, pareto.svg (and sweep.parquet
     for a large sweep) there."""
     started = time.monotonic()
@@ -136,7 +137,7 @@ def run_sweep(spec: SweepSpec, out: Path, *, scheduler: str | None = None, worke
         (out / "parts").mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"{out} cannot be written ({exc.strerror or exc})") from None
-    chunk = _manifest(out, spec)
+    chunk = _manifest(out, spec, chunk)
     n_chunks = -(-spec.count // chunk)
     pending = [i for i in range(n_chunks) if not _done(out, spec, chunk, i)]
     skipped = spec.count - sum(min((i + 1) * chunk, spec.count) - i * chunk for i in pending)
