@@ -27,6 +27,7 @@ import math
 import os
 import tempfile
 import threading
+import zipfile
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -216,8 +217,8 @@ def _load_disk() -> SharedCounts | None:
             return None
         counts.check()
         return counts
-    except (UnsafeFile, OSError, ValueError, KeyError, TypeError):
-        return None
+    except (UnsafeFile, OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        return None  # a copy that does not read back whole is computed again
 
 
 def _store_disk(counts: SharedCounts) -> None:
