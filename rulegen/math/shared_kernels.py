@@ -47,8 +47,18 @@ def hand_counts(h0, h1, suit_perms):
     entry_key = np.empty(n * DOWN_PAIRS, dtype=np.int32)
     entry_count = np.empty(n * DOWN_PAIRS, dtype=np.int32)
     table = np.zeros(N_CELLS, dtype=np.uint8)
+    touched = np.empty(N_CELLS, dtype=np.int64)
+    key_cells = np.zeros(KEY_CAPACITY, dtype=np.int64)  # each joint table's number of nonzero cells
     ids = np.empty(DOWN_PAIRS, dtype=np.int64)
     classes = np.empty(N_CLASSES, dtype=np.int64)
+    # the classes each pair reaches with some middle card (most reach three or four)
+    down_classes = np.empty((N_LOCAL_PAIRS, N_CLASSES), dtype=np.int64)
+    down_reached = np.zeros(N_LOCAL_PAIRS, dtype=np.int64)
+    for p in range(N_LOCAL_PAIRS):
+        for kd in range(N_CLASSES):
+            if exactly[kd, p] != 0:
+                down_classes[p, down_reached[p]] = kd
+                down_reached[p] += 1
     e = 0
     for r in range(n):
         a = reps[r]
@@ -64,26 +74,31 @@ def hand_counts(h0, h1, suit_perms):
             if pmask[p] & amask:
                 continue
             h = np.uint64(1469598103934665603)
+            n_touched = 0
             for c in range(reached):
                 ka = classes[c]
                 ea = exactly[ka, a]
-                for kd in range(N_CLASSES):
+                for i in range(down_reached[p]):
+                    kd = down_classes[p, i]
                     v = popcount(ea & exactly[kd, p])
                     if v:
                         cell = ka * N_CLASSES + kd
                         table[cell] = v
+                        touched[n_touched] = cell
+                        n_touched += 1
                         h = (h ^ np.uint64(cell * 64 + v)) * np.uint64(1099511628211)
             h ^= h >> np.uint64(29)
             slot = np.int64(h & np.uint64(SLOTS - 1))
             found = -1
             while slot_key[slot] >= 0:
                 if slot_hash[slot] == h:
+                    # equal tables: the same number of nonzero cells, and this one's cells all equal
                     k = slot_key[slot]
-                    same = True
-                    for cell in range(N_CELLS):
-                        if keys[k, cell] != table[cell]:
-                            same = False
+                    same = key_cells[k] == n_touched
+                    for i in range(n_touched):
+                        if not same:
                             break
+                        same = keys[k, touched[i]] == table[touched[i]]
                     if same:
                         found = k
                         break
@@ -93,14 +108,14 @@ def hand_counts(h0, h1, suit_perms):
                     raise ValueError("more distinct joint tables in one starting hand than the table holds")
                 found = n_keys
                 keys[found] = table
+                key_cells[found] = n_touched
                 slot_hash[slot] = h
                 slot_key[slot] = found
                 n_keys += 1
             ids[q] = found
             q += 1
-            for c in range(reached):
-                for kd in range(N_CLASSES):
-                    table[classes[c] * N_CLASSES + kd] = 0
+            for i in range(n_touched):
+                table[touched[i]] = 0
         ids.sort()
         run = 1
         for i in range(1, DOWN_PAIRS + 1):
