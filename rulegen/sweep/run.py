@@ -98,16 +98,16 @@ def _manifest(out: Path, spec: SweepSpec, chunk: int) -> int:
 
 
 @contextlib.contextmanager
-def dask_client(scheduler: str | None, workers: int | None) -> Iterator[object]:
-    """A Dask client: of the cluster at `scheduler`, or of a local cluster of `workers` processes (default: the
-    machine's cores) on 127.0.0.1, torn down when done."""
+def dask_client(scheduler: str | None, workers: int | None, timeout: float = 30) -> Iterator[object]:
+    """A Dask client: of the cluster at `scheduler` (given `timeout` seconds to answer), or of a local cluster of
+    `workers` processes (default: the machine's cores) listening on 127.0.0.1 only, torn down when done."""
     import logging
 
     from distributed import Client, LocalCluster
 
     if scheduler:
         try:
-            client = Client(scheduler, timeout="30s")
+            client = Client(scheduler, timeout=f"{timeout}s")
         except (OSError, TimeoutError) as exc:
             raise InputError(f"--scheduler {scheduler}: no Dask scheduler answers there ({exc})") from None
         try:
@@ -116,7 +116,7 @@ def dask_client(scheduler: str | None, workers: int | None) -> Iterator[object]:
             client.close()
         return
     cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+                           host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
     try:
         client = Client(cluster)
         try:
@@ -129,7 +129,8 @@ def dask_client(scheduler: str | None, workers: int | None) -> Iterator[object]:
 
 def run_sweep(spec: SweepSpec, out: Path, *, scheduler: str | None = None, workers: int | None = None,
               progress: Callable[[int, int], None] | None = None,
-              counts_progress: Callable[[int, int], None] | None = None, chunk: int = CHUNK) -> SweepSummary:
+              counts_progress: Callable[[int, int], None] | None = None, chunk: int = CHUNK,
+              timeout: float = 30) -> SweepSummary:
     """Compute every candidate of `spec` not yet in `out`, then write sweep.csv, pareto.svg (and sweep.parquet
     for a large sweep) there."""
     started = time.monotonic()
@@ -151,7 +152,7 @@ def run_sweep(spec: SweepSpec, out: Path, *, scheduler: str | None = None, worke
             from rulegen.math.shared import shared_counts
 
             shared_counts(progress=counts_progress)
-        with dask_client(scheduler, workers) as client:
+        with dask_client(scheduler, workers, timeout) as client:
             n_workers = _run_chunks(client, spec, out, chunk, pending, done, progress)
     files = _assemble(spec, out, chunk, n_chunks)
     points = files.pop()
