@@ -253,7 +253,7 @@ def shared_counts(progress: Callable[[int, int], None] | None = None, *, use_cac
         if not use_cache:
             counts = compute_shared_counts(progress=progress)
         else:
-            with _disk_lock():  # processes beside this one (local workers) wait for one to compute them
+            with disk_lock("shared-counts"):  # processes beside this one (local workers) wait for one to compute them
                 stored = _load_disk()
                 if stored is None:
                     counts = compute_shared_counts(progress=progress)
@@ -265,14 +265,17 @@ def shared_counts(progress: Callable[[int, int], None] | None = None, *, use_cac
 
 
 @contextlib.contextmanager
-def _disk_lock() -> Iterator[None]:
-    """An exclusive lock on the cache folder's lock file for the shared counts; none where it cannot be taken."""
+def disk_lock(name: str) -> Iterator[None]:
+    """An exclusive lock on the cache folder's lock file `name`.lock (while one process computes what the others
+    will read from the cache); none where it cannot be taken."""
     try:
         import fcntl
     except ImportError:  # not POSIX: each process computes its own
         yield
         return
-    path = _disk_path().with_suffix(".lock")
+    from rulegen.math import cache as disk
+
+    path = disk.cache_dir() / f"{name}.lock"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+")

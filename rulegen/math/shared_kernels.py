@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from rulegen.math.exact_kernels import (
-    ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS, N_CLASSES, N_LOCAL_PAIRS, _across_orbits, _hand_tables,
+    ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS, N_CLASSES, N_LOCAL_PAIRS, _across_orbits, _hand_tables, _pay_class,
 )
 from rulegen.math.fasteval import popcount
 
@@ -275,3 +275,97 @@ def evaluate(marginals, cells, cell_counts, combinations, hand_offsets, hand_typ
                     break
                 joint[q >> 1, q & 1, h, cell] += w * cell_counts[k, i]
     return ev1, across, joint, folds, wagered
+
+
+@njit(cache=True, nogil=True)
+def hand_reach(h0, h1, suit_perms):
+    """For the starting hand h0, h1: reach[a, d, f] = the best Six Card Bonus class (8, 9 or 10) the hole cards can
+    make with four of the 45 cards a deal leaves, over the deals whose Across hand is of class a, Down hand of
+    class d and five community cards of class f; -1 where no deal gives (a, d, f). The across pairs are taken
+    one per suit orbit (a suit permutation fixing the hole cards maps a deal to one with the same classes)."""
+    zeros = np.zeros(N_CLASSES, dtype=np.int64)
+    cards, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, exactly = _hand_tables(h0, h1, zeros,
+                                                                                               zeros)
+    canonical = _across_orbits(h0, h1, cards, suit_perms)
+    cls = np.empty((N_LOCAL_PAIRS, 50), dtype=np.uint8)  # [pair, middle card]: the hole + pair + card class
+    for p in range(N_LOCAL_PAIRS):
+        for k in range(N_CLASSES):
+            m = exactly[k, p]
+            for z in range(50):
+                if (m >> z) & 1:
+                    cls[p, z] = k
+    nibble = np.empty(50, dtype=np.int64)
+    rank_bit = np.empty(50, dtype=np.int64)
+    suit = np.empty(50, dtype=np.int64)
+    local = np.full(52, -1, dtype=np.int64)
+    for z in range(50):
+        nibble[z] = np.int64(1) << (4 * (cards[z] >> 2))
+        rank_bit[z] = np.int64(1) << (cards[z] >> 2)
+        suit[z] = cards[z] & 3
+        local[cards[z]] = z
+    # straight flushes holding a hole card: the outside cards each needs (a mask), royal or not
+    royal = np.zeros(10, dtype=np.int64)
+    n_royal = 0
+    straight = np.zeros(40, dtype=np.int64)
+    n_straight = 0
+    for top in range(12, 2, -1):
+        for s in range(4):
+            holds = False
+            need = np.int64(0)
+            for step in range(5):
+                rank = top - step if top - step >= 0 else 12
+                card = rank * 4 + s
+                if card == h0 or card == h1:
+                    holds = True
+                else:
+                    need |= np.int64(1) << local[card]
+            if holds:
+                if top == 12:
+                    royal[n_royal] = need
+                    n_royal += 1
+                else:
+                    straight[n_straight] = need
+                    n_straight += 1
+    flat = np.full(N_CLASSES * N_CLASSES * N_CLASSES, -1, dtype=np.int64)
+    for a in range(N_LOCAL_PAIRS):
+        if canonical[a] != a:
+            continue
+        amask = pmask[a]
+        ai = pi[a]
+        aj = pj[a]
+        for p in range(N_LOCAL_PAIRS):
+            if pmask[p] & amask:
+                continue
+            used = amask | pmask[p]
+            di = pi[p]
+            dj = pj[p]
+            counts4 = nibble[ai] + nibble[aj] + nibble[di] + nibble[dj]
+            ranks4 = rank_bit[ai] | rank_bit[aj] | rank_bit[di] | rank_bit[dj]
+            suit4 = suit[ai] if suit[aj] == suit[ai] and suit[di] == suit[ai] and suit[dj] == suit[ai] else -1
+            # the straight flushes the four cards leave open: a middle card closes all of them only if it is
+            # in every one's mask
+            open_royal = False
+            all_royal = np.int64(-1)
+            for i in range(n_royal):
+                if royal[i] & used == 0:
+                    open_royal = True
+                    all_royal &= royal[i]
+            open_straight = False
+            all_straight = np.int64(-1)
+            for i in range(n_straight):
+                if straight[i] & used == 0:
+                    open_straight = True
+                    all_straight &= straight[i]
+            for z in range(50):
+                if (used >> z) & 1:
+                    continue
+                kf = _pay_class(counts4 + nibble[z], ranks4 | rank_bit[z], suit[z] == suit4)
+                at = (np.int64(cls[a, z]) * N_CLASSES + np.int64(cls[p, z])) * N_CLASSES + kf
+                six = 8  # four of a kind: some rank has none of the seven cards dealt
+                if open_straight and not (all_straight >> z) & 1:
+                    six = 9
+                if open_royal and not (all_royal >> z) & 1:
+                    six = 10
+                if six > flat[at]:
+                    flat[at] = six
+    return flat.reshape((N_CLASSES, N_CLASSES, N_CLASSES))

@@ -1,5 +1,6 @@
 """One candidate's row: the base offering with the candidate's rows, validated in the base's jurisdiction, and
-its figures from the math layer (the main game's from the shared counts, computed once per process)."""
+its figures from the math layer (the main game's from the shared counts, the maximum win from the reach table,
+both computed once per process)."""
 
 from __future__ import annotations
 
@@ -114,7 +115,7 @@ def candidate_offering(spec: SweepSpec, values: tuple[Value, ...]):
 def evaluate_candidate(spec: SweepSpec, index: int) -> CandidateRow:
     from rulegen.math import shared
     from rulegen.math.bonus import five_card_bonus, six_card_bonus
-    from rulegen.math.maxwin import max_win_per_round
+    from rulegen.math.reach import max_win_amount
     from rulegen.math.report import with_limit_by_rule
     from rulegen.math.wheel import bonus_spin_math
     from rulegen.resolved import resolve
@@ -145,8 +146,7 @@ def evaluate_candidate(spec: SweepSpec, index: int) -> CandidateRow:
                 figures["bonus_spin_return"] = float(spin.weighted.return_per_wager)
         counted = frozenset(resolved.payout_limit.counted_in_max_win)
         five_minimum = resolved.five_card_bonus_minimum if "five_card_bonus" in counted else None
-        figures["max_win_at_minimum"] = max_win_per_round(rules, resolved.limits.ante.minimum, five_minimum,
-                                                          counted).amount
+        figures["max_win_at_minimum"] = max_win_amount(rules, resolved.limits.ante.minimum, five_minimum, counted)
     except (RulegenError, ValueError, ArithmeticError) as exc:
         problem = f"figures not computed: {getattr(exc, 'message', None) or exc}"
     row = CandidateRow(
