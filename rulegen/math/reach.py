@@ -101,11 +101,10 @@ def max_win_amount(rules, ante_minimum, five_card_bonus_minimum=None, counted: f
     def win(payout: Fraction, wager_units: int) -> int:
         return int(max(payout, Fraction(0)) * wager_units)
 
-    hand = np.array([(win(rules.ante.payout(k), ante_units) if "ante_across" in main_counted else 0)
-                     + (win(rules.criss_cross.payout(k), 3 * ante_units) if "across" in main_counted else 0)
-                     for k in range(11)], dtype=object)
-    middle = np.array([win(rules.criss_cross.payout(k), 3 * ante_units) if "middle" in main_counted else 0
-                       for k in range(11)], dtype=object)
+    hand = [(win(rules.ante.payout(k), ante_units) if "ante_across" in main_counted else 0)
+            + (win(rules.criss_cross.payout(k), 3 * ante_units) if "across" in main_counted else 0)
+            for k in range(11)]
+    middle = [win(rules.criss_cross.payout(k), 3 * ante_units) if "middle" in main_counted else 0 for k in range(11)]
     bonus = [win(fcb_table.payout(k), int(five * unit)) if fcb_table is not None and five is not None else 0
              for k in range(11)]
     six = [win(six_table.payout(k), int(five * unit)) if six_table is not None and five is not None else 0
@@ -113,6 +112,13 @@ def max_win_amount(rules, ante_minimum, five_card_bonus_minimum=None, counted: f
     if any(six[k] > six[k + 1] for k in range(10)):
         raise ValueError("the Six Card Bonus paytable pays a better hand less than a worse one: its maximum win "
                          "is not computed")
-    best = max(hand[a] + hand[d] + middle[max(a, d)] + bonus[f] + six[int(reach[a, d, f])]
-               for a, d, f in zip(*np.nonzero(reach >= 0)))
+    a, d, f = np.nonzero(reach >= 0)
+    if 5 * max(map(abs, hand + middle + bonus + six)) < 2 ** 62:  # exact in 64-bit integers
+        totals = (np.array(hand, dtype=np.int64)[a] + np.array(hand, dtype=np.int64)[d]
+                  + np.array(middle, dtype=np.int64)[np.maximum(a, d)] + np.array(bonus, dtype=np.int64)[f]
+                  + np.array(six, dtype=np.int64)[reach[a, d, f]])
+        best = int(totals.max())
+    else:
+        best = max(hand[i] + hand[j] + middle[max(i, j)] + bonus[k] + six[int(reach[i, j, k])]
+                   for i, j, k in zip(a, d, f))
     return money(Fraction(int(best), unit))
