@@ -298,11 +298,14 @@ def hand_reach(h0, h1, suit_perms):
     rank_bit = np.empty(50, dtype=np.int64)
     suit = np.empty(50, dtype=np.int64)
     local = np.full(52, -1, dtype=np.int64)
+    rank_cards = np.zeros(13, dtype=np.int64)  # the outside cards of each rank, as a mask
     for z in range(50):
         nibble[z] = np.int64(1) << (4 * (cards[z] >> 2))
         rank_bit[z] = np.int64(1) << (cards[z] >> 2)
         suit[z] = cards[z] & 3
         local[cards[z]] = z
+        rank_cards[cards[z] >> 2] |= np.int64(1) << z
+    hole_suit = (h0 & 3) if (h0 & 3) == (h1 & 3) else -1
     # straight flushes holding a hole card: the outside cards each needs (a mask), royal or not
     royal = np.zeros(10, dtype=np.int64)
     n_royal = 0
@@ -356,16 +359,38 @@ def hand_reach(h0, h1, suit_perms):
                 if straight[i] & used == 0:
                     open_straight = True
                     all_straight &= straight[i]
-            for z in range(50):
-                if (used >> z) & 1:
-                    continue
-                kf = _pay_class(counts4 + nibble[z], ranks4 | rank_bit[z], suit[z] == suit4)
-                at = (np.int64(cls[a, z]) * N_CLASSES + np.int64(cls[p, z])) * N_CLASSES + kf
-                six = 8  # four of a kind: some rank has none of the seven cards dealt
-                if open_straight and not (all_straight >> z) & 1:
-                    six = 9
-                if open_royal and not (all_royal >> z) & 1:
-                    six = 10
-                if six > flat[at]:
-                    flat[at] = six
+            ok_royal = ~all_royal if open_royal else np.int64(0)  # the middle cards that leave a royal open
+            ok_straight = ~all_straight if open_straight else np.int64(0)
+            flushes = suit4 >= 0 or (hole_suit >= 0 and suit[ai] == hole_suit and suit[aj] == hole_suit) or \
+                (hole_suit >= 0 and suit[di] == hole_suit and suit[dj] == hole_suit)
+            if flushes:
+                for z in range(50):
+                    if (used >> z) & 1:
+                        continue
+                    kf = _pay_class(counts4 + nibble[z], ranks4 | rank_bit[z], suit[z] == suit4)
+                    at = (np.int64(cls[a, z]) * N_CLASSES + np.int64(cls[p, z])) * N_CLASSES + kf
+                    six = 8  # four of a kind: some rank has none of the seven cards dealt
+                    if (ok_straight >> z) & 1:
+                        six = 9
+                    if (ok_royal >> z) & 1:
+                        six = 10
+                    if six > flat[at]:
+                        flat[at] = six
+            else:
+                # no hand can be a flush: the middle cards of one rank give the same classes, so one of them
+                # stands for all, and the six-card class is the best any of them leaves
+                for r in range(13):
+                    free = rank_cards[r] & ~used
+                    if free == 0:
+                        continue
+                    z = popcount((free & -free) - 1)
+                    kf = _pay_class(counts4 + nibble[z], ranks4 | rank_bit[z], False)
+                    at = (np.int64(cls[a, z]) * N_CLASSES + np.int64(cls[p, z])) * N_CLASSES + kf
+                    six = 8
+                    if free & ok_straight:
+                        six = 9
+                    if free & ok_royal:
+                        six = 10
+                    if six > flat[at]:
+                        flat[at] = six
     return flat.reshape((N_CLASSES, N_CLASSES, N_CLASSES))
