@@ -87,9 +87,11 @@ def local_cluster():
 
     from distributed import LocalCluster
 
+    from rulegen.math.reach import reach_table
     from rulegen.math.shared import shared_counts
 
     shared_counts()  # in the session's cache, so the workers read them rather than each computing them
+    reach_table()
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                            dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
     try:
@@ -106,9 +108,17 @@ def test_a_sweep_on_two_workers_is_the_math_layers_own(tmp_path, local_cluster):
 
     spec = load_spec(_spec(tmp_path, SMALL))
     out = tmp_path / "out"
-    summary = run_sweep(spec, out, scheduler=local_cluster.scheduler_address, chunk=1)
+    summary = run_sweep(spec, out, scheduler=local_cluster.scheduler_address, chunk=1, parquet=True)
     assert (summary.candidates, summary.computed, summary.skipped) == (4, 4, 0)
     rows = read_sweep_csv(out / "sweep.csv")
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(out / "sweep.parquet")
+    assert table.column_names == list(rows[0])
+    assert table.column("candidate").to_pylist() == [0, 1, 2, 3]
+    assert table.column("house_edge_per_ante").to_pylist() == [float(r["house_edge_per_ante"]) for r in rows]
+    assert table.column("ev_per_ante_exact").to_pylist() == [r["ev_per_ante_exact"] for r in rows]
+    assert table.column("bonus_spin_return").to_pylist() == [None] * 4
     assert [r["candidate"] for r in rows] == ["0", "1", "2", "3"]
     assert [(r["paytables.criss_cross.full_house"], r["paytables.criss_cross.flush"]) for r in rows] == [
         ("11", "8"), ("11", "7"), ("10", "8"), ("10", "7")]
@@ -161,6 +171,12 @@ def test_the_command_on_its_own_local_cluster_gives_the_same_sweep(tmp_path, loc
     assert result.exit_code == 0, result.output
     assert "4 candidates (4 computed, 0 already in" in result.output
     assert (tmp_path / "local" / "sweep.csv").read_bytes() == (apart / "sweep.csv").read_bytes()
+
+
+def test_a_row_the_base_cannot_take_is_said_before_any_work(tmp_path):
+    spec = load_spec(_spec(tmp_path, "vary:\n  six_card_bonus.paytable.flush: [9]\n", "pa-five-card-bonus.yaml"))
+    with pytest.raises(InputError, match="has no six_card_bonus"):
+        run_sweep(spec, tmp_path / "out", scheduler="tcp://127.0.0.1:1", timeout=2)
 
 
 def test_no_scheduler_there_is_a_usage_error(tmp_path):

@@ -1,4 +1,4 @@
-"""`rulegen sweep SPEC.yaml --out DIR [--scheduler ADDRESS] [--workers N]`: exact figures for many candidate
+"""`rulegen sweep SPEC.yaml --out DIR [--scheduler ADDRESS] [--workers N] [--parquet]`: exact figures for many candidate
 paytables of one base offering (rulegen.sweep)."""
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ def register(app: typer.Typer) -> None:
                                 "over this machine's cores.")] = None,
         workers: Annotated[int | None, typer.Option(
             "--workers", min=1, help="Worker processes of the local cluster (default: one per core).")] = None,
+        parquet: Annotated[bool | None, typer.Option(
+            "--parquet/--no-parquet", help="Write sweep.parquet too (default: for 10,000 candidates or more).",
+            show_default=False)] = None,
     ) -> None:
         """Exact figures for every candidate paytable of a sweep spec, its filter and Pareto front."""
         from rich.console import Console
@@ -49,7 +52,7 @@ def register(app: typer.Typer) -> None:
                 progress.update(task, completed=done, total=total)
 
             summary = run_sweep(loaded, out, scheduler=scheduler, workers=workers, progress=advance,
-                                counts_progress=counted)
+                                counts_progress=counted, parquet=parquet)
         typer.echo(terminal.printable_line(
             f"{summary.candidates:,} candidates ({summary.computed:,} computed, {summary.skipped:,} already in "
             f"{out}); {summary.passing:,} pass the filter, {summary.front:,} on the Pareto front: "

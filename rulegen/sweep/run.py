@@ -130,9 +130,9 @@ def dask_client(scheduler: str | None, workers: int | None, timeout: float = 30)
 def run_sweep(spec: SweepSpec, out: Path, *, scheduler: str | None = None, workers: int | None = None,
               progress: Callable[[int, int], None] | None = None,
               counts_progress: Callable[[int, int], None] | None = None, chunk: int = CHUNK,
-              timeout: float = 30) -> SweepSummary:
-    """Compute every candidate of `spec` not yet in `out`, then write sweep.csv, pareto.svg (and sweep.parquet
-    for a large sweep) there."""
+              timeout: float = 30, parquet: bool | None = None) -> SweepSummary:
+    """Compute every candidate of `spec` not yet in `out`, then write sweep.csv, pareto.svg and, for a large
+    sweep (or with `parquet`), sweep.parquet there."""
     started = time.monotonic()
     try:
         (out / "parts").mkdir(parents=True, exist_ok=True)
@@ -147,14 +147,23 @@ def run_sweep(spec: SweepSpec, out: Path, *, scheduler: str | None = None, worke
         progress(done, spec.count)
     n_workers = 0
     if pending:
+        from rulegen.errors import RulegenError
+        from rulegen.sweep.evaluate import candidate_offering
+
+        try:  # every candidate has the base's structure: a row the base cannot take is said once, here
+            candidate_offering(spec, spec.values(0))
+        except RulegenError as exc:
+            raise InputError(f"{spec.spec_path}: {exc.message}") from None
         if scheduler is None:
             # computed (or read) here first, so the local workers read them from the disk cache, not each anew
+            from rulegen.math.reach import reach_table
             from rulegen.math.shared import shared_counts
 
             shared_counts(progress=counts_progress)
+            reach_table()
         with dask_client(scheduler, workers, timeout) as client:
             n_workers = _run_chunks(client, spec, out, chunk, pending, done, progress)
-    files = _assemble(spec, out, chunk, n_chunks)
+    files = _assemble(spec, out, n_chunks, spec.count >= PARQUET_FROM if parquet is None else parquet)
     points = files.pop()
     return SweepSummary(out=out, candidates=spec.count, computed=spec.count - skipped, skipped=skipped,
                         passing=int(points[0]), front=int(points[1]), files=tuple(files), workers=n_workers,
@@ -197,7 +206,7 @@ def _parts(out: Path, n_chunks: int) -> Iterator[list[str]]:
         yield from read_part(_part_path(out, index).read_text(encoding="utf-8"))
 
 
-def _assemble(spec: SweepSpec, out: Path, chunk: int, n_chunks: int) -> list:
+def _assemble(spec: SweepSpec, out: Path, n_chunks: int, use_parquet: bool) -> list:
     """sweep.csv (and sweep.parquet) streamed from the parts, with the Pareto column; pareto.svg. Returns the
     files written, then (passing, on the front)."""
     header = columns(spec)
@@ -205,7 +214,6 @@ def _assemble(spec: SweepSpec, out: Path, chunk: int, n_chunks: int) -> list:
     front = pareto_front(points)
     on_front = {p.candidate for p in front}
     temporary = out / ".sweep.csv.assembling"
-    use_parquet = spec.count >= PARQUET_FROM
     writer = None
     schema = parquet_schema(header) if use_parquet else None
     batch: list[list[str]] = []
