@@ -153,6 +153,17 @@ def test_a_sweep_on_two_workers_is_the_math_layers_own(tmp_path, local_cluster):
     assert (again.computed, again.skipped) == (1, 3)
     assert (out / "sweep.csv").read_bytes() == first
 
+    # another filter: applied to the rows already there, nothing computed again
+    spec_path = tmp_path / "sweep.yaml"
+    spec_path.write_text(spec_path.read_text(encoding="utf-8").replace("{max: 0.125}", "{min: 0.125}"),
+                         encoding="utf-8")
+    refiltered = run_sweep(load_spec(spec_path), out, scheduler=local_cluster.scheduler_address)
+    assert (refiltered.computed, refiltered.skipped) == (0, 4)
+    flipped = read_sweep_csv(out / "sweep.csv")
+    assert [r["passes_filter"] for r in flipped] == [
+        "true" if float(r["house_edge_per_ante"]) >= 0.125 else "false" for r in flipped]
+    assert [r["passes_filter"] for r in flipped] != [r["passes_filter"] for r in rows]
+
     # another sweep's results are not mixed in
     other = load_spec(_spec(tmp_path, "vary:\n  paytables.criss_cross.flush: [9]\n"))
     with pytest.raises(InputError, match="another sweep"):

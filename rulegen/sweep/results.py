@@ -86,6 +86,19 @@ def pareto_front(points: list[Point]) -> list[Point]:
     return front
 
 
+def with_filter(spec: SweepSpec, header: tuple[str, ...], cells: list[str]) -> list[str]:
+    """The row's cells with passes_filter as the spec's filter says now (so a changed filter needs no candidate
+    computed again): a row with figures passes when each bounded figure is within its bounds."""
+    from rulegen.sweep.spec import FIGURES
+
+    at = {name: i for i, name in enumerate(header)}
+    passes = bool(cells[at["ev_per_ante_exact"]]) and all(
+        bound.admits(cells[at[FIGURES[bound.figure]]] or None) for bound in spec.bounds)
+    out = list(cells)
+    out[at["passes_filter"]] = "true" if passes else "false"
+    return out
+
+
 def filtered_points(rows: Iterable[list[str]], header: tuple[str, ...]) -> Iterator[Point]:
     """The points of the rows that pass the filter (and have figures)."""
     at = {name: i for i, name in enumerate(header)}

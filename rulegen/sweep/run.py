@@ -24,7 +24,7 @@ from rulegen.errors import InputError, OutputError
 from rulegen.sweep.evaluate import evaluate_chunk
 from rulegen.sweep.results import (
     PARQUET_FROM, columns, filtered_points, parquet_batch, parquet_schema, pareto_front, pareto_svg, part_text,
-    read_part,
+    read_part, with_filter,
 )
 from rulegen.sweep.spec import SweepSpec
 
@@ -42,7 +42,8 @@ class SweepSummary:
     front: int  # candidates on the Pareto front
     files: tuple[str, ...]
     workers: int
-    seconds: float
+    seconds: float  # the whole run
+    computing_seconds: float  # from the first chunk sent to the last one back (the cluster up, the counts ready)
 
 
 def chunk_rows(spec: SweepSpec, first: int, last: int) -> str:
@@ -146,6 +147,7 @@ def run_sweep(spec: SweepSpec, out: Path, *, scheduler: str | None = None, worke
     if progress is not None:
         progress(done, spec.count)
     n_workers = 0
+    computing = 0.0
     if pending:
         from rulegen.errors import RulegenError
         from rulegen.sweep.evaluate import candidate_offering
@@ -162,12 +164,14 @@ def run_sweep(spec: SweepSpec, out: Path, *, scheduler: str | None = None, worke
             shared_counts(progress=counts_progress)
             reach_table()
         with dask_client(scheduler, workers, timeout) as client:
+            computing = time.monotonic()
             n_workers = _run_chunks(client, spec, out, chunk, pending, done, progress)
+            computing = time.monotonic() - computing
     files = _assemble(spec, out, n_chunks, spec.count >= PARQUET_FROM if parquet is None else parquet)
     points = files.pop()
     return SweepSummary(out=out, candidates=spec.count, computed=spec.count - skipped, skipped=skipped,
                         passing=int(points[0]), front=int(points[1]), files=tuple(files), workers=n_workers,
-                        seconds=time.monotonic() - started)
+                        seconds=time.monotonic() - started, computing_seconds=computing)
 
 
 def _run_chunks(client, spec: SweepSpec, out: Path, chunk: int, pending: list[int], done: int,
@@ -201,16 +205,19 @@ def _run_chunks(client, spec: SweepSpec, out: Path, chunk: int, pending: list[in
     return n_workers
 
 
-def _parts(out: Path, n_chunks: int) -> Iterator[list[str]]:
+def _parts(spec: SweepSpec, out: Path, n_chunks: int) -> Iterator[list[str]]:
+    """Every row, in the order of the candidates, passes_filter as the spec's filter says."""
+    header = columns(spec)
     for index in range(n_chunks):
-        yield from read_part(_part_path(out, index).read_text(encoding="utf-8"))
+        for cells in read_part(_part_path(out, index).read_text(encoding="utf-8")):
+            yield with_filter(spec, header, cells)
 
 
 def _assemble(spec: SweepSpec, out: Path, n_chunks: int, use_parquet: bool) -> list:
     """sweep.csv (and sweep.parquet) streamed from the parts, with the Pareto column; pareto.svg. Returns the
     files written, then (passing, on the front)."""
     header = columns(spec)
-    points = list(filtered_points(_parts(out, n_chunks), header))
+    points = list(filtered_points(_parts(spec, out, n_chunks), header))
     front = pareto_front(points)
     on_front = {p.candidate for p in front}
     temporary = out / ".sweep.csv.assembling"
@@ -225,7 +232,7 @@ def _assemble(spec: SweepSpec, out: Path, n_chunks: int, use_parquet: bool) -> l
                 import pyarrow.parquet as pq
 
                 writer = pq.ParquetWriter(str(out / ".sweep.parquet.assembling"), schema)
-            for cells in _parts(out, n_chunks):
+            for cells in _parts(spec, out, n_chunks):
                 full = [*cells, "true" if int(cells[0]) in on_front else "false"]
                 rows.writerow(full)
                 if writer is not None:

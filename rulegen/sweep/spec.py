@@ -47,10 +47,12 @@ class Bound:
     minimum: Decimal | None
     maximum: Decimal | None
 
-    def admits(self, value: float | Decimal | None) -> bool:
+    def admits(self, value: float | Decimal | str | None) -> bool:
         if value is None:
             return False
         number = Decimal(str(value))
+        if not number.is_finite():
+            return False
         return (self.minimum is None or number >= self.minimum) and (self.maximum is None or number <= self.maximum)
 
 
