@@ -4,7 +4,8 @@ Prints, with the core count and the load average (on a shared machine the wall t
 - the shared counts (rulegen.math.shared) and the reach table (rulegen.math.reach) computed from nothing: what a
   machine pays once (both are then kept in the math cache);
 - exact main-game figures per second after the shared counts, for N different Criss Cross tables: on one core
-  (one thread), and on two (two threads; the kernel releases the GIL);
+  (one thread), on two threads (the kernel releases the GIL, the fractions at its end do not), and on two
+  processes (each with the counts read from the cache, timed once they are in memory);
 - whole candidate rows per second (validation, every figure, the maximum win) on one core, in process;
 - a sweep of N candidates (`rulegen sweep`'s run_sweep) on a local Dask cluster of two worker processes, from
   start to sweep.csv, and from the first chunk sent to the last one back (the cluster up; each worker's first
@@ -40,6 +41,23 @@ def _tables(n: int):
             "straight": straight, "three_of_a_kind": trips, "two_pair": two, "pair_jacks_or_better": jacks,
             "pair_sixes_through_tens": sixes}))
     return out
+
+
+def _warm(_: int) -> None:
+    from rulegen.game import STANDARD_ANTE
+    from rulegen.math import shared
+
+    shared.figures(shared.prepare(shared.shared_counts()), _tables(1)[0], STANDARD_ANTE)
+
+
+def _share(job: tuple[int, int]) -> None:
+    from rulegen.game import STANDARD_ANTE
+    from rulegen.math import shared
+
+    n, half = job
+    prepared = shared.prepare(shared.shared_counts())
+    for table in _tables(n)[half::2]:
+        shared.figures(prepared, table, STANDARD_ANTE)
 
 
 def main() -> None:
@@ -90,7 +108,15 @@ def _run(args) -> None:
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(lambda t: shared.figures(prepared, t, STANDARD_ANTE), tables))
     two = len(tables) / (time.perf_counter() - started)
-    print(f"exact main-game figures, two cores: {two:.0f} tables per second")
+    print(f"exact main-game figures, two threads: {two:.0f} tables per second")
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        pool.map(_warm, [0, 1])
+        started = time.perf_counter()
+        pool.map(_share, [(len(tables), 0), (len(tables), 1)])
+        processes = len(tables) / (time.perf_counter() - started)
+    print(f"exact main-game figures, two processes: {processes:.0f} tables per second")
 
     from rulegen.sweep.evaluate import evaluate_candidate
     from rulegen.sweep.run import run_sweep
