@@ -43,21 +43,18 @@ def _tables(n: int):
     return out
 
 
-def _warm(_: int) -> None:
+def _share(n: int, half: int, barrier, results) -> None:
+    """One of two processes: the counts in memory and the kernel loaded, then half of the tables."""
     from rulegen.game import STANDARD_ANTE
     from rulegen.math import shared
 
-    shared.figures(shared.prepare(shared.shared_counts()), _tables(1)[0], STANDARD_ANTE)
-
-
-def _share(job: tuple[int, int]) -> None:
-    from rulegen.game import STANDARD_ANTE
-    from rulegen.math import shared
-
-    n, half = job
+    tables = _tables(n)[half::2]
     prepared = shared.prepare(shared.shared_counts())
-    for table in _tables(n)[half::2]:
+    shared.figures(prepared, tables[0], STANDARD_ANTE)
+    barrier.wait()
+    for table in tables:
         shared.figures(prepared, table, STANDARD_ANTE)
+    results.put(half)
 
 
 def main() -> None:
@@ -111,11 +108,18 @@ def _run(args) -> None:
     print(f"exact main-game figures, two threads: {two:.0f} tables per second")
     import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(2) as pool:
-        pool.map(_warm, [0, 1])
-        started = time.perf_counter()
-        pool.map(_share, [(len(tables), 0), (len(tables), 1)])
-        processes = len(tables) / (time.perf_counter() - started)
+    context = multiprocessing.get_context("fork")
+    barrier, results = context.Barrier(3), context.Queue()
+    children = [context.Process(target=_share, args=(len(tables), half, barrier, results)) for half in (0, 1)]
+    for child in children:
+        child.start()
+    barrier.wait()  # both have the counts in memory and the kernel loaded
+    started = time.perf_counter()
+    for _ in children:
+        results.get()
+    processes = len(tables) / (time.perf_counter() - started)
+    for child in children:
+        child.join()
     print(f"exact main-game figures, two processes: {processes:.0f} tables per second")
 
     from rulegen.sweep.evaluate import evaluate_candidate
