@@ -114,7 +114,7 @@ MAX_PLOTTED = 20_000  # candidates off the front drawn at most (evenly taken), s
 def pareto_svg(points: list[Point], front: list[Point], title: str) -> str:
     """A scatter plot of the candidates that pass the filter (house edge across, hit frequency up) with the
     Pareto front drawn over them."""
-    width, height, left, right, top, bottom = 720, 480, 80, 20, 40, 60
+    width, height, left, right, top, bottom = 760, 480, 90, 50, 40, 60
     plot_w, plot_h = width - left - right, height - top - bottom
     if points:
         x0, x1 = min(p.house_edge for p in points), max(p.house_edge for p in points)
@@ -140,7 +140,7 @@ def pareto_svg(points: list[Point], front: list[Point], title: str) -> str:
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
         f'<title>{escape(title)}</title>',
         '<rect width="100%" height="100%" fill="white"/>',
-        f'<text x="{width / 2:.1f}" y="22" text-anchor="middle" font-size="14">{escape(title)}</text>',
+        f'<text x="{width / 2:.1f}" y="20" text-anchor="middle" font-size="14">{escape(title)}</text>',
         f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="black"/>',
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="black"/>',
     ]
@@ -154,19 +154,18 @@ def pareto_svg(points: list[Point], front: list[Point], title: str) -> str:
         parts.append(f'<text x="{left - 8}" y="{sy(yv) + 4:.1f}" text-anchor="end">{100 * yv:.3f}%</text>')
     parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 15}" text-anchor="middle">'
                  'house edge per ante</text>')
-    parts.append(f'<text x="18" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
-                 f'transform="rotate(-90 18 {top + plot_h / 2:.1f})">hit frequency</text>')
+    parts.append(f'<text x="{left}" y="{top - 8}" text-anchor="middle">hit frequency</text>')
     for point in rest[::step]:
-        parts.append(f'<circle cx="{sx(point.house_edge):.1f}" cy="{sy(point.hit_frequency):.1f}" r="2.5" '
-                     f'fill="#9aa5b1"><title>candidate {point.candidate}</title></circle>')
+        parts.append(f'<g><title>candidate {point.candidate}</title><circle cx="{sx(point.house_edge):.1f}" '
+                     f'cy="{sy(point.hit_frequency):.1f}" r="2.5" fill="#9aa5b1"/></g>')
     if front:
         path = " ".join(f"{sx(p.house_edge):.1f},{sy(p.hit_frequency):.1f}" for p in front)
         parts.append(f'<polyline points="{path}" fill="none" stroke="#c0392b" stroke-width="1.5"/>')
         for point in front:
-            parts.append(f'<circle cx="{sx(point.house_edge):.1f}" cy="{sy(point.hit_frequency):.1f}" r="4" '
-                         f'fill="#c0392b"><title>candidate {point.candidate}: house edge '
-                         f'{100 * point.house_edge:.4f}%, hit frequency {100 * point.hit_frequency:.4f}%'
-                         '</title></circle>')
+            parts.append(f'<g><title>candidate {point.candidate}: house edge {100 * point.house_edge:.4f}%, '
+                         f'hit frequency {100 * point.hit_frequency:.4f}%</title><circle '
+                         f'cx="{sx(point.house_edge):.1f}" cy="{sy(point.hit_frequency):.1f}" r="4" '
+                         'fill="#c0392b"/></g>')
     if not points:
         parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h / 2:.1f}" text-anchor="middle">'
                      'no candidate passes the filter</text>')
