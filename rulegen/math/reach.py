@@ -1,0 +1,124 @@
+"""Which hand classes one deal can give together, for every paytable's maximum win at once (math layer).
+
+The maximum win per round (`rulegen.math.maxwin`) depends on a deal only through its Across class, its Down
+class, the class of the five community cards (the Five Card Bonus) and the best class the Six Card Bonus can
+make with the hole cards and four of the 45 cards the deal leaves. `reach_table` finds, once, every (Across,
+Down, five-card) triple some deal gives and the best Six Card Bonus class over those deals; the maximum win of
+any paytable is then the best of its pays over at most 1,331 triples (`max_win_amount`), the figure
+`maxwin.max_win_per_round` finds by its search, to the cent (tests compare them).
+
+Every deal is visited once per starting hand class and across pair orbit (a suit permutation keeps every
+class): 4.9 billion (hole, across, down, middle) deals. The Six Card Bonus class is 8, 9 or 10: four of a kind
+is always open (seven cards dealt leave at least six ranks untouched), a straight flush (or royal) when one
+holding a hole card has none of its other cards dealt; the six card table must pay a better class at least as
+much, as `maxwin` also requires.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from rulegen.game import MAIN_WAGERS, money
+from rulegen.math.deals import starting_hands
+
+if TYPE_CHECKING:
+    import numpy as np
+
+CODE_VERSION = "reach-1"  # bump when what the table holds changes
+_lock = threading.Lock()
+_held: list[np.ndarray] = []
+
+
+def compute_reach_table(threads: int | None = None) -> np.ndarray:
+    """reach[a, d, f]: -1 where no deal gives Across class a, Down class d and five-card class f, else the best
+    Six Card Bonus class over the deals that do. The starting hands run on `threads` threads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numba
+    import numpy as np
+
+    from rulegen.math.exact import suit_permutations
+    from rulegen.math.shared_kernels import hand_reach
+
+    perms = suit_permutations()
+    hands = starting_hands()
+    reach = hand_reach(hands[0].cards[0], hands[0].cards[1], perms)  # loads (or compiles) the kernel once
+    workers = max(1, min(threads or numba.get_num_threads(), len(hands)))
+    with ThreadPoolExecutor(workers) as pool:
+        for found in pool.map(lambda hand: hand_reach(hand.cards[0], hand.cards[1], perms), hands[1:]):
+            reach = np.maximum(reach, found)
+    return reach
+
+
+def reach_table() -> np.ndarray:
+    """The reach table, computed once per process (and kept in the math cache on disk)."""
+    import numpy as np
+
+    from rulegen.math import cache as disk
+
+    from rulegen.math.shared import disk_lock
+
+    with _lock:
+        if not _held:
+            key = disk.key("reach_table", CODE_VERSION)
+            with disk_lock("reach-table"):  # processes beside this one wait for one to compute it
+                found = disk.load(key)
+                table = np.array(found, dtype=np.int64) if isinstance(found, list) else None
+                if table is None or table.shape != (11, 11, 11) or not np.all(np.isin(table, (-1, 8, 9, 10))):
+                    table = compute_reach_table()
+                    disk.store(key, table.tolist())
+            _held.append(table)
+        return _held[0]
+
+
+def max_win_amount(rules, ante_minimum, five_card_bonus_minimum=None, counted: frozenset[str] = frozenset(),
+                   reach: np.ndarray | None = None) -> Decimal:
+    """`maxwin.max_win_per_round(rules, ante_minimum, five_card_bonus_minimum, counted).amount`, from the reach
+    table: the same reading (both antes at the minimum, every raise 3x; the bonuses counted as it counts them)."""
+    import numpy as np
+
+    if reach is None:
+        reach = reach_table()
+    ante_minimum = Decimal(str(ante_minimum))
+    five = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
+    counted = frozenset(counted)
+    main_counted = tuple(w for w in MAIN_WAGERS if w in counted) or MAIN_WAGERS
+    use_five = five is not None and rules.five_card_bonus is not None and (not counted or "five_card_bonus" in counted)
+    fcb_table = rules.five_card_bonus if use_five else None
+    six_table = rules.six_card_bonus if use_five and "six_card_bonus" in counted else None
+    if ("ante_across" in main_counted) != ("ante_down" in main_counted) or \
+            ("across" in main_counted) != ("down" in main_counted):
+        raise ValueError("a payout limit that counts only one of the Across/Down wagers is not supported")
+    tables = [rules.criss_cross, rules.ante] + ([fcb_table] if fcb_table else []) + ([six_table] if six_table else [])
+    scale = math.lcm(*(Fraction(p).denominator for t in tables for p in t.payouts))
+    unit = 100 * scale
+    ante_units = int(ante_minimum * unit)
+
+    def win(payout: Fraction, wager_units: int) -> int:
+        return int(max(payout, Fraction(0)) * wager_units)
+
+    hand = [(win(rules.ante.payout(k), ante_units) if "ante_across" in main_counted else 0)
+            + (win(rules.criss_cross.payout(k), 3 * ante_units) if "across" in main_counted else 0)
+            for k in range(11)]
+    middle = [win(rules.criss_cross.payout(k), 3 * ante_units) if "middle" in main_counted else 0 for k in range(11)]
+    bonus = [win(fcb_table.payout(k), int(five * unit)) if fcb_table is not None and five is not None else 0
+             for k in range(11)]
+    six = [win(six_table.payout(k), int(five * unit)) if six_table is not None and five is not None else 0
+           for k in range(11)]
+    if any(six[k] > six[k + 1] for k in range(10)):
+        raise ValueError("the Six Card Bonus paytable pays a better hand less than a worse one: its maximum win "
+                         "is not computed")
+    a, d, f = np.nonzero(reach >= 0)
+    if 5 * max(map(abs, hand + middle + bonus + six)) < 2 ** 62:  # exact in 64-bit integers
+        totals = (np.array(hand, dtype=np.int64)[a] + np.array(hand, dtype=np.int64)[d]
+                  + np.array(middle, dtype=np.int64)[np.maximum(a, d)] + np.array(bonus, dtype=np.int64)[f]
+                  + np.array(six, dtype=np.int64)[reach[a, d, f]])
+        best = int(totals.max())
+    else:
+        best = max(hand[i] + hand[j] + middle[max(i, j)] + bonus[k] + six[int(reach[i, j, k])]
+                   for i, j, k in zip(a, d, f))
+    return money(Fraction(int(best), unit))
