@@ -163,6 +163,7 @@ class BonusSpin:
     segments: tuple[WheelSegment, ...]
     top_prize_kind: str = "fixed"
     top_prize_amount: Decimal | None = None
+    settled_after_fold: bool = False  # a folding player's wager stays and is settled on the hole cards
 
     def segment(self, symbol: str) -> WheelSegment:
         key = _symbol_key(symbol)
@@ -401,7 +402,7 @@ def settle_round(rules: GameRules, hole: Cards, across: Cards, down: Cards, midd
         amount = _amount(bonus_spin_wager, "the Bonus Spin wager")
         triggered = bonus_spin_triggered(spin.trigger, hole_cards)
         trigger_words = spin.trigger.replace("_", " ")
-        if fold_at is not None:
+        if fold_at is not None and not spin.settled_after_fold:
             lines.append(SettlementLine("bonus_spin", amount, f"{trigger_words if triggered else 'no trigger'} "
                                         f"({format_cards(hole_cards)})",
                                         f"forfeit (fold at {DECISIONS[fold_at]})", -amount))
@@ -430,7 +431,7 @@ def settle_round(rules: GameRules, hole: Cards, across: Cards, down: Cards, midd
                     net = segment.community - amount
             lines.append(SettlementLine("bonus_spin", amount, f"no {trigger_words} ({format_cards(hole_cards)})",
                                         result, net))
-        if fold_at is not None:
+        if fold_at is not None and not spin.settled_after_fold:
             notes.append(BONUS_SPIN_AFTER_FOLD_READING)
         notes.append(BONUS_SPIN_PAYMENT_READING)
 

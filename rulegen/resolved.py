@@ -115,6 +115,7 @@ class ResolvedBonusSpin:
     community_table: tuple[CommunityPay, ...] = ()  # the designated community-pay table as the text prints it
     minimum_initial: Cited | None = None  # the text's minimum initial and reset amounts for this table
     minimum_reset: Cited | None = None
+    settled_after_fold: bool = False  # a folding player's wager stays, settled on the hole cards (the data's reading)
 
     @property
     def weighted(self) -> bool:
@@ -134,7 +135,8 @@ class ResolvedBonusSpin:
             wager=self.wager, trigger=self.trigger,
             segments=tuple(game.WheelSegment(symbol=s.symbol, pays=s.pays, community=s.community, weight=s.weight)
                            for s in self.segments),
-            top_prize_kind=self.top_prize.kind, top_prize_amount=self.top_prize.initial)
+            top_prize_kind=self.top_prize.kind, top_prize_amount=self.top_prize.initial,
+            settled_after_fold=self.settled_after_fold)
 
 
 @dataclass(frozen=True)
@@ -489,7 +491,14 @@ def resolved_bonus_spin(jurisdiction: Jurisdiction, spin: Mapping) -> ResolvedBo
                            description=_text(top.get("description"))),
         segments=tuple(segments), hardware_approval=_text(spin.get("hardware_approval")),
         community_table=community_table, minimum_initial=minimums["minimum_initial"],
-        minimum_reset=minimums["minimum_reset"])
+        minimum_reset=minimums["minimum_reset"], settled_after_fold=_settled_after_fold(jurisdiction))
+
+
+def _settled_after_fold(jurisdiction: Jurisdiction) -> bool:
+    """The jurisdiction's reading: a folding player's Bonus Spin wager stays and is settled on the hole cards."""
+    rules = jurisdiction.data.get("rules") or {}
+    entry = rules.get("bonus_spin_after_fold") if isinstance(rules, Mapping) else None
+    return isinstance(entry, Mapping) and entry.get("value") == "settled"
 
 
 def money_key(amount) -> str:

@@ -1,5 +1,7 @@
 """Settlement of one round: each wager's result as the texts say, folds, side wagers, the payout limit."""
 
+import dataclasses
+
 from decimal import Decimal
 from fractions import Fraction
 
@@ -134,10 +136,16 @@ def test_bonus_spin():
     assert nets(s)["bonus_spin"] == 95
     s = settle_round(rules, "7s 8d", "2c 4h", "5c 9h", "Jd", 5, (1, 1, 1), bonus_spin_wager=5)
     assert nets(s)["bonus_spin"] == -5
-    # a fold loses the Bonus Spin wager (the reading, with its note)
+    # where the data reads a fold as forfeiting the Bonus Spin wager, it is lost (the reading, with its note)
     s = settle_round(rules, "7s 7d", "2c 4h", "5c 9h", "Jd", 5, (1, 0), bonus_spin_wager=5, wheel_symbol="500")
     assert nets(s)["bonus_spin"] == -5
     assert any("Bonus Spin wager is lost when its player folds" in n for n in s.notes)
+    # where it reads the wager as staying in play (Maryland, New Jersey), a fold settles it on the hole cards
+    kept = dataclasses.replace(rules, bonus_spin=dataclasses.replace(rules.bonus_spin, settled_after_fold=True))
+    s = settle_round(kept, "7s 7d", "2c 4h", "5c 9h", "Jd", 5, (1, 0), bonus_spin_wager=5, wheel_symbol="500")
+    assert nets(s)["bonus_spin"] == 495 and nets(s)["ante_across"] == -5
+    s = settle_round(kept, "7s 8d", "2c 4h", "5c 9h", "Jd", 5, (0,), bonus_spin_wager=5, wheel_symbol="$500")
+    assert nets(s)["bonus_spin"] == 95  # another player's spin pays the folded player's community pay
     with pytest.raises(UsageError, match="wheel"):
         settle_round(rules, "7s 7d", "2c 4h", "5c 9h", "Jd", 5, (1, 1, 1), bonus_spin_wager=5)
     with pytest.raises(UsageError, match="no '999' symbol"):

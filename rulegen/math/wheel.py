@@ -70,8 +70,10 @@ def bonus_spin_math(spin, setting: WheelSetting, meter: Decimal | None = None) -
         wager=Decimal(spin.wager),
         return_per_mean_prize=float(p / wager),
         break_even_mean_prize=float(wager / p),
-        trigger_note="every triggering deal counts; a player who folds a triggering hand loses the wager "
-                     "(see the Bonus Spin fold reading), a choice the player controls",
+        trigger_note=("every triggering deal counts, whether or not the player folds: a folding player's wager is "
+                      "settled on the two cards (see the Bonus Spin fold reading)") if spin.settled_after_fold else
+                     ("every triggering deal counts; a player who folds a triggering hand loses the wager "
+                      "(see the Bonus Spin fold reading), a choice the player controls"),
         return_formula=f"return = {TRIGGER_COMBINATIONS[spin.trigger]}/{HOLE_PAIRS} x mean prize / {spin.wager}",
         top_prize_kind=spin.top_prize_kind,
         top_prize_amount=Decimal(spin.top_prize_amount) if spin.top_prize_amount is not None else None,
