@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
+import os
 import re
 import zipfile
 from pathlib import Path
@@ -106,6 +107,10 @@ def test_login_sets_a_protected_cookie_and_a_wrong_password_is_401(desk):
     web = client(desk)
     assert web.post("/api/session", json={"user": "ana", "password": "wrong"}).status_code == 401
     assert web.post("/api/session", json={"user": "nobody", "password": PASSWORD}).status_code == 401
+    # a cross-site form posting text/plain that reads as JSON logs nobody in
+    crafted = web.post("/api/session", content=f'{{"user": "ana", "password": "{PASSWORD}"}}',
+                       headers={"content-type": "text/plain"})
+    assert crafted.status_code == 415 and COOKIE not in crafted.cookies
     response = web.post("/api/session", json={"user": "ana", "password": PASSWORD})
     assert response.status_code == 200 and len(response.json()["csrf"]) >= 32
     cookie = response.headers["set-cookie"].lower()
@@ -285,6 +290,42 @@ def test_a_zipped_filing_folder_is_taken_and_the_page_escapes_what_the_filing_ca
     assert "script-src" not in page.headers["content-security-policy"]  # default-src 'none': no script at all
     queue = web.get("/")
     assert "&lt;script&gt;" in queue.text and "<script>" not in queue.text
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    from tests import pgserver
+
+    try:
+        server = pgserver.PostgresServer().start()
+    except pgserver.PostgresUnavailable as exc:
+        if os.environ.get(pgserver.REQUIRE_ENV):
+            pytest.fail(f"PostgreSQL is required ({pgserver.REQUIRE_ENV} is set): {exc}")
+        pytest.skip(f"PostgreSQL server not available: {exc}")
+    yield server
+    server.stop()
+
+
+def test_the_desk_keeps_its_queue_and_events_in_postgresql(tmp_path, pki, filings, postgres):
+    """An office's desk on PostgreSQL: the desk's tables beside the register's, a filing received and decided."""
+    engine = open_register(postgres.create_database(f"desk_{os.getpid()}"))
+    store.create_tables(engine)
+    store.create_tables(engine)  # again: only what is missing is made
+    for name, role in (("ana", "analyst"), ("sam", "supervisor")):
+        store.add_user(engine, name, role, PASSWORD)
+    desk = Desk(engine=engine, archive=tmp_path / "archive", roots=load_trust_roots([pki["ca"]]),
+                reproduce=factory.reproduce)
+    try:
+        analyst, supervisor = client(desk), client(desk)
+        body = upload(analyst, login(analyst, "ana"), filings["good"]).json()
+        assert body["verdict"] == "VERIFIED"
+        decided = supervisor.post(f"/api/filings/{body['id']}/decision", json={"decision": "returned", "note": "x"},
+                                  headers={"X-CSRF-Token": login(supervisor, "sam")})
+        assert decided.json()["status"] == "returned"
+        events = supervisor.get(f"/api/filings/{body['id']}/events").json()["events"]
+        assert [(e["action"], e["user"]) for e in events] == [("uploaded", "ana"), ("returned", "sam")]
+    finally:
+        engine.dispose()
 
 
 def test_the_pages_log_in_upload_and_decide_without_javascript(desk, filings):

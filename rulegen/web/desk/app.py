@@ -217,6 +217,10 @@ def create_app(desk: Desk) -> ASGIApp:
         return endpoint
 
     async def api_login(request: Request) -> Response:
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            # a cross-site form can post text/plain that reads as JSON: only a script of the same origin (or a
+            # client that is no browser) sends application/json without the browser asking first
+            return _plain(415, 'give {"user": NAME, "password": PASSWORD} as application/json')
         try:
             body = await request.json()
             name, password = body["user"], body["password"]
