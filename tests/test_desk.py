@@ -292,6 +292,44 @@ def test_a_zipped_filing_folder_is_taken_and_the_page_escapes_what_the_filing_ca
     assert "&lt;script&gt;" in queue.text and "<script>" not in queue.text
 
 
+def assert_events_are_append_only(engine) -> None:
+    from sqlalchemy import delete, update
+    from sqlalchemy.exc import DBAPIError
+
+    for statement in (update(store.events).values(detail="rewritten"), delete(store.events)):
+        with pytest.raises(DBAPIError, match="append-only"):
+            with engine.begin() as connection:
+                connection.execute(statement)
+
+
+def test_the_database_refuses_to_change_an_event(desk):
+    assert_events_are_append_only(desk.engine)
+
+
+def test_under_tls_the_cookie_is_secure(desk):
+    web = TestClient(create_app(desk), base_url="https://desk.example")
+    response = web.post("/api/session", json={"user": "ana", "password": PASSWORD})
+    assert "secure" in response.headers["set-cookie"].lower()
+
+
+def test_desk_user_add_refuses_a_role_it_does_not_know_and_a_short_password(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+
+    db = str(tmp_path / "desk.sqlite")
+    monkeypatch.setenv("RULEGEN_DESK_PASSWORD", PASSWORD)
+    runner = CliRunner()
+    assert runner.invoke(app, ["desk", "user", "add", "eve", "--role", "root", "--db", db]).exit_code == 2
+    monkeypatch.setenv("RULEGEN_DESK_PASSWORD", "short")
+    result = runner.invoke(app, ["desk", "user", "add", "eve", "--role", "analyst", "--db", db])
+    assert result.exit_code == 2 and "12 characters" in result.stderr
+    monkeypatch.delenv("RULEGEN_DESK_PASSWORD")
+    asked = runner.invoke(app, ["desk", "user", "add", "eve", "--role", "analyst", "--db", db],
+                          input=f"{PASSWORD}\n{PASSWORD}\n")
+    assert asked.exit_code == 0 and "user eve added (analyst)" in asked.stdout
+
+
 @pytest.fixture(scope="module")
 def postgres():
     from tests import pgserver
@@ -324,6 +362,7 @@ def test_the_desk_keeps_its_queue_and_events_in_postgresql(tmp_path, pki, filing
         assert decided.json()["status"] == "returned"
         events = supervisor.get(f"/api/filings/{body['id']}/events").json()["events"]
         assert [(e["action"], e["user"]) for e in events] == [("uploaded", "ana"), ("returned", "sam")]
+        assert_events_are_append_only(engine)
     finally:
         engine.dispose()
 

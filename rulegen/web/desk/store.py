@@ -4,7 +4,8 @@ register's own, so `rulegen register list` shows every filing the desk received.
 The register's schema is the register's migrations' (opened with `open_register`); the desk's tables are created by
 `rulegen desk init` (and on `serve`) with `create_all`, which adds only the tables that are missing.
 
-Events are append-only: this module has no function that updates or deletes one. Sessions are stored by the
+Events are append-only: this module has no function that updates or deletes one, and the database refuses to
+(triggers made with the table, on SQLite and PostgreSQL). Sessions are stored by the
 SHA-256 of their token, never the token itself; passwords by their argon2id hash.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import (
+    DDL,
     Boolean,
     Column,
     DateTime,
@@ -31,6 +33,7 @@ from sqlalchemy import (
     Table,
     Text,
     and_,
+    event,
     func,
     insert,
     select,
@@ -105,6 +108,21 @@ events = Table(
     Column("detail", Text),
     Column("address", String(64)),
 )
+
+
+# The database itself refuses to change or delete an event, whatever connects to it (made with the table).
+for _statement in (
+        "CREATE TRIGGER desk_events_no_update BEFORE UPDATE ON desk_events "
+        "BEGIN SELECT RAISE(ABORT, 'the desk''s events are append-only'); END",
+        "CREATE TRIGGER desk_events_no_delete BEFORE DELETE ON desk_events "
+        "BEGIN SELECT RAISE(ABORT, 'the desk''s events are append-only'); END"):
+    event.listen(events, "after_create", DDL(_statement).execute_if(dialect="sqlite"))
+for _statement in (
+        "CREATE FUNCTION desk_events_append_only() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'the desk''s events are append-only'; END $$",
+        "CREATE TRIGGER desk_events_append_only BEFORE UPDATE OR DELETE ON desk_events "
+        "FOR EACH ROW EXECUTE FUNCTION desk_events_append_only()"):
+    event.listen(events, "after_create", DDL(_statement).execute_if(dialect="postgresql"))
 
 
 def now() -> _dt.datetime:
