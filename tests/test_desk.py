@@ -381,6 +381,7 @@ def test_the_pages_log_in_upload_and_decide_without_javascript(desk, filings):
     shown = web.post("/filings", files=upload_parts(filings["good"]), data={"csrf": csrf})
     assert shown.status_code == 200 and 'id="verdict" class="VERIFIED"' in shown.text
     assert "Every byte was built again here from the signed offering" in shown.text
+    assert '<ul id="findings"><li><strong>note</strong>' in shown.text  # the build's findings, as recorded
     filing_id = re.search(r"/filings/(\d+)$", str(shown.url)).group(1)
     decided = web.post(f"/filings/{filing_id}/decision",
                        data={"decision": "returned", "note": "Sign size wrong", "csrf": csrf})

@@ -10,6 +10,7 @@ import io
 import os
 import re
 import tempfile
+import threading
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -121,6 +122,11 @@ def archive(folder: Path, data: bytes) -> str:
 
 VERDICTS = {"verified": "VERIFIED", "untrusted": "NOT TRUSTED"}
 
+# One verification at a time in a desk's process: reproducing a filing renders under SOURCE_DATE_EPOCH, which is
+# the process's environment (filing.manifest.reproducible_clock), so two reproductions in two threads at once
+# could each render with the other's date and fail a good filing. Requests wait their turn instead.
+_VERIFYING = threading.Lock()
+
 
 @dataclass
 class Received:
@@ -145,7 +151,8 @@ def receive(found: Mapping[str, bytes], *, archive_folder: Path, engine: Any, ro
             report = VerifyReport(shown, error="the upload holds no rules.pdf", trust_roots=len(roots))
         else:
             try:
-                report = verify_filing(folder / "rules.pdf", roots=roots, reproduce=reproduce)
+                with _VERIFYING:
+                    report = verify_filing(folder / "rules.pdf", roots=roots, reproduce=reproduce)
             except InputError as exc:
                 report = VerifyReport(str(folder / "rules.pdf"), error=exc.message, trust_roots=len(roots))
         report.path = shown  # not the scratch folder, which is gone when this returns
