@@ -197,6 +197,8 @@ def test_a_real_filing_is_verified_recorded_archived_and_decided(desk, filings):
     duplicate = upload(analyst, csrf, filings["good"]).json()
     assert [f["kind"] for f in duplicate["flags"]] == ["duplicate"]
     assert analyst.get(f"/api/filings/{duplicate['id']}").json()["register_entry"] is None
+    assert analyst.get("/api/filings").json()["filings"][0]["flag_kinds"] == ["duplicate"]
+    assert "<td>duplicate</td>" in analyst.get("/").text
 
 
 def test_untrusted_and_failed_filings_are_recorded_with_their_verdicts(desk, filings):
@@ -387,3 +389,25 @@ def test_the_pages_log_in_upload_and_decide_without_javascript(desk, filings):
                        data={"decision": "returned", "note": "Sign size wrong", "csrf": csrf})
     assert decided.status_code == 200 and '<strong id="status">returned</strong>' in decided.text
     assert "Sign size wrong" in decided.text
+
+
+def test_an_analyst_deciding_through_the_page_is_refused_and_archived_bytes_are_never_rewritten(desk, filings):
+    web = client(desk)
+    csrf = login(web, "ana")
+    filing_id = upload(web, csrf, filings["good"]).json()["id"]
+    page = web.get(f"/filings/{filing_id}")
+    assert 'id="decide"' not in page.text  # no decision form for an analyst
+    refused = web.post(f"/filings/{filing_id}/decision", data={"decision": "accepted", "csrf": csrf})
+    assert refused.status_code == 403 and "only a supervisor" in refused.text
+    assert web.get(f"/api/filings/{filing_id}").json()["status"] == "received"
+
+    from rulegen.web.desk.intake import archive
+
+    rules = (filings["good"] / "rules.pdf").read_bytes()
+    digest = hashlib.sha256(rules).hexdigest()
+    before = (desk.archive / digest[:2] / digest).stat()
+    assert archive(desk.archive, rules) == digest
+    after = (desk.archive / digest[:2] / digest).stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert not [p for p in desk.archive.rglob(".incoming-*")]
+

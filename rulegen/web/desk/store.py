@@ -311,8 +311,9 @@ def _filing_json(row: Any, names: dict[int, str], *, full: bool = False) -> dict
         "verdict": row.verdict, "verify_status": row.verify_status, "offering_id": row.offering_id,
         "revision": row.revision, "jurisdiction": row.jurisdiction, "operator": row.operator, "signer": row.signer,
         "rules_sha256": row.rules_sha256, "register_entry": row.register_entry}
+    report = json.loads(row.report)
+    entry["flag_kinds"] = [flag.get("kind") for flag in report.get("flags", [])]
     if full:
-        report = json.loads(row.report)
         entry.update(verdict_text=row.verdict_text, checks=report.get("checks", []), flags=report.get("flags", []),
                      findings=report.get("findings", []), refused=report.get("refused"))
     return entry
