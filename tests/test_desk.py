@@ -95,7 +95,8 @@ def test_without_a_session_every_api_path_answers_401(desk):
     for method, path in (("GET", "/api/filings"), ("POST", "/api/filings"), ("GET", "/api/filings/1"),
                          ("GET", "/api/filings/1/events"), ("POST", "/api/filings/1/decision"),
                          ("GET", "/api/filings/1/files/rules.pdf"), ("GET", "/api/nothing/here"),
-                         ("DELETE", "/api/session")):
+                         ("DELETE", "/api/session"), ("PUT", "/api/filings"), ("OPTIONS", "/api/filings"),
+                         ("PATCH", "/api/filings/1")):
         response = web.request(method, path)
         assert response.status_code == 401, (method, path, response.status_code)
     web.cookies.set(COOKIE, "forged-token")

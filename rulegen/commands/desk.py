@@ -88,6 +88,9 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--tls-cert and --tls-key go together")
         if not 1 <= port <= 65535:
             raise UsageError(f"--port is {port}; a port is a number from 1 to 65535")
+        if host not in ("127.0.0.1", "::1", "localhost") and certfile is None:
+            typer.echo(f"rulegen: warning: serving on {host} without --tls-cert: passwords and session cookies "
+                       "cross the network in clear unless a TLS proxy stands in front", err=True)
         folder = archive or Path(platformdirs.user_data_dir("rulegen")) / "desk-archive"
         try:
             folder.mkdir(parents=True, exist_ok=True)

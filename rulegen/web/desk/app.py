@@ -435,7 +435,7 @@ def create_app(desk: Desk) -> ASGIApp:
         Route("/api/filings/{filing}/notes", api(api_note, changes=True), methods=["POST"]),
         Route("/api/filings/{filing}/assign", api(api_assign, changes=True), methods=["POST"]),
         Route("/api/filings/{filing}/files/{name}", api(api_file), methods=["GET"]),
-        Route("/api/{rest:path}", api(api_nothing), methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+        Route("/api/{rest:path}", api(api_nothing), methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/login", login_form, methods=["GET"]),
         Route("/login", login_post, methods=["POST"]),
