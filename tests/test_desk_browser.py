@@ -52,6 +52,7 @@ def _free_port() -> int:
 @pytest.fixture
 def server(tmp_path, monkeypatch):
     """The desk served by a child process in its own process group, killed whole at the end whatever happens."""
+    browser = _browser()  # skips (or fails under RULEGEN_REQUIRE_BROWSER=1) before anything is started
     (tmp_path / "pki").mkdir()
     (tmp_path / "trusted").mkdir()
     pki = factory.make_trusted_pki(tmp_path / "pki", tmp_path / "trusted")
@@ -79,7 +80,7 @@ def server(tmp_path, monkeypatch):
                 if process.poll() is not None or time.monotonic() > deadline:
                     pytest.fail("the desk did not start: " + (tmp_path / "server.log").read_text()[-2000:])
                 time.sleep(0.2)
-        yield url, factory.build(tmp_path / "filing", pki).parent
+        yield url, factory.build(tmp_path / "filing", pki).parent, browser
     finally:
         try:
             os.killpg(process.pid, signal.SIGTERM)
@@ -98,8 +99,7 @@ def test_a_supervisor_logs_in_uploads_sees_the_verdict_and_decides(server, tmp_p
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
-    chromium, chromedriver = _browser()
-    url, filing = server
+    url, filing, (chromium, chromedriver) = server
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
