@@ -123,6 +123,15 @@ def offering_paytables(offering: ResolvedOffering) -> dict[str, PaytableView | N
     return {kind: paytable(table) for kind, table in offering.paytables.items()}
 
 
+def _spin_name(offering: ResolvedOffering, kind: str) -> str:
+    """The Bonus Spin wager's name as its jurisdiction's text gives it, else the product's name for the kind."""
+    spec = (offering.jurisdiction.data.get("bonus_spin") or {}).get(kind) or {}
+    name = spec.get("name") if isinstance(spec, dict) else None
+    if isinstance(name, dict) and name.get("value"):
+        return str(name["value"])
+    return vocabulary.BONUS_SPIN_KINDS.get(kind, kind)
+
+
 def bonus_spin(offering: ResolvedOffering) -> BonusSpinView | None:
     """The Bonus Spin wheel table as offered: segments with player and community pays, and its citations."""
     spin = offering.bonus_spin
@@ -145,7 +154,7 @@ def bonus_spin(offering: ResolvedOffering) -> BonusSpinView | None:
         "minimum_initial": _minimum(spin.minimum_initial),
         "minimum_reset": _minimum(spin.minimum_reset),
         "kind": spin.kind,
-        "kind_name": vocabulary.BONUS_SPIN_KINDS.get(spin.kind, spin.kind),
+        "kind_name": _spin_name(offering, spin.kind),
         "community_rows": community_rows,
         "community_caption": community_caption,
         "wager": spin.wager,
