@@ -136,7 +136,8 @@ def test_operator_choices_and_paytables_are_stated(built):
     if data.get("bonus_spin"):
         # the wager's name as its text gives it: New Jersey's "Bonus Spin" wager (40.10(i)2), Maryland's Bonus Spin
         # Progressive (Payout) wager
-        kind = {"NJ": "Bonus Spin"}.get(built.jurisdiction.code, vocabulary.BONUS_SPIN_KINDS[data["bonus_spin"]["kind"]])
+        kind = {"NJ": "Bonus Spin"}.get(built.jurisdiction.code,
+                                        vocabulary.BONUS_SPIN_KINDS[data["bonus_spin"]["kind"]])
         wager = filters.money(Decimal(str(data["bonus_spin"]["wager"])))
         assert f"Bonus Spin offered: {kind}, {wager} wager" in text
     if data.get("limits", {}).get("adjacent_boxes"):
