@@ -48,6 +48,17 @@ def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None,
     """The exact maximum win per round at the minimum wager (see the module's reading); memoised in process
     and on disk. Where the limit covers the Bonus Spin, its best prize counts in a deal whose hole cards trigger
     it, and each of `other_players` can spin the wheel's largest community pay to this player."""
+    ante_minimum, five, main_counted, fcb_table, six_table = counted_wagers(rules, ante_minimum,
+                                                                           five_card_bonus_minimum, counted)
+    spin = rules.bonus_spin if "bonus_spin" in counted and _spin_prize(rules.bonus_spin) is not None else None
+    return _max_win(rules.criss_cross, rules.ante, fcb_table, ante_minimum, five if fcb_table is not None else None,
+                    main_counted, six_table, spin, other_players if spin is not None else 0)
+
+
+def counted_wagers(rules, ante_minimum, five_card_bonus_minimum, counted: frozenset[str]):
+    """What the maximum win counts, as (ante minimum, Five Card Bonus minimum, the main wagers counted, the Five
+    Card Bonus table or None, the Six Card Bonus table or None): the bonuses where offered, given a minimum and
+    counted (every wager when `counted` is empty)."""
     ante_minimum = Decimal(str(ante_minimum))
     five = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
     counted = frozenset(counted)
@@ -56,9 +67,7 @@ def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None,
     fcb_table = rules.five_card_bonus if use_five else None
     # the Six Card Bonus wager equals the Five Card Bonus wager (house rules, 6 Card Bonus Wager)
     six_table = rules.six_card_bonus if use_five and "six_card_bonus" in counted else None
-    spin = rules.bonus_spin if "bonus_spin" in counted and _spin_prize(rules.bonus_spin) is not None else None
-    return _max_win(rules.criss_cross, rules.ante, fcb_table, ante_minimum, five if use_five else None, main_counted,
-                    six_table, spin, other_players if spin is not None else 0)
+    return ante_minimum, five, main_counted, fcb_table, six_table
 
 
 def _spin_prize(spin):

@@ -22,7 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from rulegen.game import MAIN_WAGERS, money
+from rulegen.game import money
 from rulegen.math.deals import starting_hands
 
 if TYPE_CHECKING:
@@ -83,13 +83,10 @@ def max_win_amount(rules, ante_minimum, five_card_bonus_minimum=None, counted: f
 
     if reach is None:
         reach = reach_table()
-    ante_minimum = Decimal(str(ante_minimum))
-    five = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
-    counted = frozenset(counted)
-    main_counted = tuple(w for w in MAIN_WAGERS if w in counted) or MAIN_WAGERS
-    use_five = five is not None and rules.five_card_bonus is not None and (not counted or "five_card_bonus" in counted)
-    fcb_table = rules.five_card_bonus if use_five else None
-    six_table = rules.six_card_bonus if use_five and "six_card_bonus" in counted else None
+    from rulegen.math.maxwin import counted_wagers
+
+    ante_minimum, five, main_counted, fcb_table, six_table = counted_wagers(rules, ante_minimum,
+                                                                           five_card_bonus_minimum, counted)
     if ("ante_across" in main_counted) != ("ante_down" in main_counted) or \
             ("across" in main_counted) != ("down" in main_counted):
         raise ValueError("a payout limit that counts only one of the Across/Down wagers is not supported")
