@@ -278,8 +278,8 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
     elif key in ("five_card_bonus", "six_card_bonus"):
         name = vocabulary.WAGER_NAMES[key]
         if bool(getattr(config, key)) != bool(allowed):
-            return (f"applies only where the {name} is offered; it is a wager the player may choose, and this "
-                    f"submission does not offer it at this table")
+            return (f"applies only where the {name} is offered; this submission does not offer it at this table, "
+                    f"a choice it submits for approval")
     elif key == "bonus_spin":
         if config.bonus_spin not in allowed:
             offered = BONUS_SPIN_WORDS.get(config.bonus_spin or "", "no Bonus Spin wager")

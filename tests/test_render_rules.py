@@ -238,8 +238,9 @@ def test_bet_multiples_and_the_cut_come_from_the_jurisdictions_data(tmp_path, mo
         assert changed.count("maximum: 4}") == 1 and changed.count("cut_depth_cards:\n    value: 8") == 1, code
         (folder / f"{code.lower()}.yaml").write_text(changed, encoding="utf-8")
 
-    def by_hand(data):
+    def by_hand(data):  # shuffled by hand and dealt from a shoe: every text's cut applies
         data["cards"]["shuffling"] = "manual"
+        data["cards"]["dealing"] = "manual-shoe"
 
     def rules_of(code: str) -> str:  # the rules, not the Concordance's summaries of the text
         return " ".join(rule_texts(render(code, by_hand)))

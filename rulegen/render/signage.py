@@ -337,7 +337,7 @@ def bonus_spin_on_sign(offering: ResolvedOffering) -> dict[str, Any] | None:
     terms = top_prize_terms(offering.bonus_spin.top_prize)
     return {**spin, "prizes": bonus_spin_prizes(spin), "top": terms, "top_words": top_prize_words(terms),
             "wager_on_win": on_win.value, "wager_on_win_citation": on_win.citation,
-            "wager_on_win_reading": on_win.reading}
+            "wager_on_win_reading": on_win.reading, "lost_on_fold": not offering.bonus_spin.settled_after_fold}
 
 
 # --- the page ----------------------------------------------------------------------------------------------------
