@@ -20,17 +20,22 @@ from rulegen.filing.rebuild import REPRODUCED_FILES, Reproducer
 from rulegen.filing.verify.common import FilingState, _read, _reason, _str, _text_or_none
 
 SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
+# The documents a build writes beside rules.pdf and manifest.json, each listed in the manifest's outputs.
+PACKAGE_DOCUMENTS = tuple(name for name in REPRODUCED_FILES if name not in ("rules.pdf", MANIFEST_NAME))
 
 
 class PackageChecks(FilingState):
     """What the filing carries and what lies beside it."""
 
     def _attachments(self) -> None:
-        from rulegen.filing.pdf import embedded_files
+        from rulegen.filing.pdf import FilingFormatError, embedded_files
 
         report = self.report
         try:
             files = embedded_files(self.reader)
+        except FilingFormatError as exc:
+            report.add("manifest", False, f"the attachments cannot be read: {exc}")
+            return
         except Exception as exc:
             report.add("manifest", False, f"the attachments cannot be read: {_reason(exc)}")
             return
@@ -150,6 +155,9 @@ class PackageChecks(FilingState):
         missing: list[str] = []
         wrong: list[str] = []
         listed = manifest["outputs"]
+        # Every build writes the same documents: a manifest that leaves one out does not make the package whole
+        # without it (the manifest is the filer's to write; the list of documents a filing has is rulegen's).
+        unlisted = [name for name in PACKAGE_DOCUMENTS if name not in listed]
         for name, entry in sorted(listed.items()):
             if "/" in name or "\\" in name or name.startswith("."):
                 wrong.append(f"{name!r} (not a plain file name)")
@@ -182,6 +190,8 @@ class PackageChecks(FilingState):
             return
         extra = [name for name in present if name.rstrip("/") not in expected]
         problems = []
+        if unlisted:
+            problems.append("the manifest does not list " + ", ".join(unlisted) + ", which every rulegen filing has")
         if wrong:
             problems.append("changed since the build: " + ", ".join(wrong))
         if missing:
