@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 HEX_UPPER = frozenset(b"0123456789ABCDEF")
 MAX_NAME_TREE_DEPTH = 16
 MAX_ATTACHMENTS = 64
+MAX_NAME_TREE_NODES = 256
 
 
 class FilingFormatError(Exception):
@@ -129,10 +130,22 @@ def embedded_files(reader: PdfFileReader) -> list[EmbeddedFile]:
     if tree is None:
         return []
     pairs: list[tuple[Any, Any]] = []
+    seen: set[Any] = set()
+    visited = [0]
 
     def walk(node: Any, depth: int) -> None:
         if depth > MAX_NAME_TREE_DEPTH:
             raise FilingFormatError("the attachments' name tree is nested too deep")
+        # A node reached twice (a loop, or many branches to one node) would make the walk endless or exponential:
+        # a name tree is a tree, so each node is read once, and there are few of them.
+        if isinstance(node, generic.IndirectObject):
+            if node.reference in seen:
+                raise FilingFormatError("the attachments' name tree reaches one of its nodes twice (a loop or a "
+                                        "shared branch); a name tree is a tree")
+            seen.add(node.reference)
+        visited[0] += 1
+        if visited[0] > MAX_NAME_TREE_NODES:
+            raise FilingFormatError(f"the attachments' name tree has more than {MAX_NAME_TREE_NODES} nodes")
         node = node.get_object()
         if "/Names" in node:
             flat = node["/Names"]

@@ -95,6 +95,8 @@ def signing_revision_problem(reader: Any, signature_field: str) -> str | None:
                                                 new=reader.get_historical_resolver(SIGNED_REVISION))
     except SuspiciousModification as exc:
         return f"pyHanko's difference analysis finds a change beyond the signature: {_first_line(exc)}"
+    except RecursionError:
+        return "the signing revision cannot be analysed: its objects are nested deeper than any PDF rulegen writes"
     except Exception as exc:  # a malformed revision is a failed check, never a crash
         return f"the signing revision cannot be analysed: {type(exc).__name__}: {_first_line(exc)}"
     level = result.modification_level

@@ -109,16 +109,51 @@ def filing_paths(paths: Iterable[str | Path]) -> list[tuple[Path, str | None]]:
             if (path / "rules.pdf").is_file():
                 found.append((path / "rules.pdf", None))
                 continue
-            under = sorted(p for p in path.rglob("rules.pdf") if p.is_file()
-                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
-            if not under:
+            under, too_deep = _filings_under(path)
+            if not under and not too_deep:
                 found.append((path, f"{path} is a folder with no rules.pdf under it"))
             found.extend((p, None) for p in under)
+            found.extend((p, f"{p} is nested more than {MAX_FOLDER_DEPTH} folders deep under {path}; a filing is "
+                             "not searched for that deep (give its folder itself)") for p in too_deep)
         elif path.exists():
             found.append((path, None))
         else:
             found.append((path, f"{path}: no such file or folder"))
     return found
+
+
+MAX_FOLDER_DEPTH = 32  # how deep under a folder given a filing is searched for
+
+
+def _filings_under(top: Path) -> tuple[list[Path], list[Path]]:
+    """Every rules.pdf under `top` (a regular file, in a folder reached through no symbolic link or hidden folder),
+    in name order, and the folders deeper than MAX_FOLDER_DEPTH, which are not searched. The walk keeps its own
+    stack: a folder nested thousands deep is one finding, never a recursion error, and an unreadable folder is
+    passed over."""
+    import os
+
+    found: list[Path] = []
+    too_deep: list[Path] = []
+    stack: list[tuple[Path, int]] = [(top, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = sorted((entry.name, entry.is_dir(follow_symlinks=False),
+                                 entry.is_file(follow_symlinks=False)) for entry in entries)
+        except OSError:
+            continue
+        for name, is_dir, is_file in listed:
+            if name.startswith("."):
+                continue
+            if is_file and name == "rules.pdf":
+                found.append(folder / name)
+            elif is_dir:
+                if depth + 1 > MAX_FOLDER_DEPTH:
+                    too_deep.append(folder / name)
+                else:
+                    stack.append((folder / name, depth + 1))
+    return sorted(found), sorted(too_deep)
 
 
 def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, reproduce: Reproducer | None = None,

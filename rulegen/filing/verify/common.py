@@ -75,6 +75,12 @@ def _when(moment: _dt.datetime | None) -> str:
     return "an unknown time" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S %Z").strip()
 
 
+NESTED_TOO_DEEP = ("its objects are nested deeper than any PDF rulegen writes (so deep that reading them would "
+                   "exhaust the reader's stack); it is not a filing rulegen built")
+
+
 def _reason(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return NESTED_TOO_DEEP
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

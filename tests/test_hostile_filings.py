@@ -1,0 +1,144 @@
+"""Hostile filings: each attack on `verify`, `register add` and `diff` gets a clear verdict (a failed check, exit 1,
+or exit 2), never a hang, a recursion error or a traceback. The attacks are built here from a genuine filing
+(tests/hostile_pdf.py); each runs in a real process, with a timeout only there to catch a hang: the bound is the
+product's own (how many name-tree nodes it reads, how deep it searches folders, how deep objects may nest)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulegen.filing import verify_filing
+from tests import hostile_pdf
+from tests.filing_factory import build, make_trusted_pki
+
+HANG = 120  # seconds: far beyond any answer (each comes in about a second); only a hang reaches it
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory) -> dict:
+    return make_trusted_pki(tmp_path_factory.mktemp("pki"), tmp_path_factory.mktemp("trusted"))
+
+
+@pytest.fixture(autouse=True)
+def _trust_the_test_root(pki, monkeypatch):
+    monkeypatch.setenv("RULEGEN_TRUST", str(pki["trust_folder"]))
+
+
+@pytest.fixture(scope="module")
+def signed_filing(tmp_path_factory, pki) -> Path:
+    return build(tmp_path_factory.mktemp("signed") / "filing-test-pa", pki)
+
+
+def rulegen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "RULEGEN_REGISTER_DB": str((cwd or Path.cwd()) / "register.sqlite")}
+    result = subprocess.run([sys.executable, "-m", "rulegen", *args], capture_output=True, text=True, timeout=HANG,
+                            env=env, cwd=cwd)
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "internal error" not in result.stderr
+    assert "RecursionError" not in result.stdout + result.stderr
+    return result
+
+
+def failed(report) -> dict[str, str]:
+    return {c.name: c.detail for c in report.checks if c.ok is False}
+
+
+# --- 1. a package without its documents -----------------------------------------------------------------------------
+
+def test_a_package_whose_manifest_lists_no_documents_is_not_whole(pki, tmp_path):
+    """The filer drops the sign, the appendix and rules.html from the manifest's outputs and from the folder, and
+    signs: the package is not "whole" for that, since every rulegen filing has those three documents."""
+    def no_documents(manifest):
+        manifest["outputs"] = {}
+
+    path = build(tmp_path / "filing-test-pa", pki, edit=no_documents)
+    for name in ("rules.html", "signage.pdf", "math-appendix.pdf"):
+        (path.parent / name).unlink()
+    report = verify_filing(path)
+    assert report.exit_code == 1
+    detail = failed(report)["outputs"]
+    assert "the manifest does not list rules.html, signage.pdf, math-appendix.pdf" in detail
+
+
+def test_a_package_whose_manifest_lists_only_the_sign_is_not_whole(pki, tmp_path):
+    def sign_only(manifest):
+        manifest["outputs"] = {"signage.pdf": manifest["outputs"]["signage.pdf"]}
+
+    path = build(tmp_path / "filing-test-pa", pki, edit=sign_only)
+    (path.parent / "rules.html").unlink()
+    (path.parent / "math-appendix.pdf").unlink()
+    report = verify_filing(path)
+    assert "does not list rules.html, math-appendix.pdf" in failed(report)["outputs"]
+
+
+# --- 2. loops, depth, nesting -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("attack, words", [
+    (hostile_pdf.shared_name_tree, "reaches one of its nodes twice"),
+    (hostile_pdf.looping_name_tree, "reaches one of its nodes twice"),
+    (hostile_pdf.deeply_nested, "nested deeper than any PDF rulegen writes"),
+])
+def test_a_hostile_pdf_is_answered_by_verify_register_and_diff(signed_filing, tmp_path, attack, words):
+    data = attack(signed_filing.read_bytes())
+    assert len(data) < 64 * 1024  # a small file: the cost was in the walk, not the reading
+    target = tmp_path / "rules.pdf"
+    target.write_bytes(data)
+    verified = rulegen("verify", "--integrity-only", "--format", "json", str(target), cwd=tmp_path)
+    assert verified.returncode == 1, verified.stdout
+    (report,) = json.loads(verified.stdout)["filings"]
+    assert report["status"] == "failed"
+    assert any(words in check["detail"] and check["status"] == "FAIL" for check in report["checks"]), report
+    added = rulegen("register", "add", str(target), "--db", str(tmp_path / "register.sqlite"), cwd=tmp_path)
+    assert added.returncode == 1 and "FAILED" in added.stdout, added.stdout + added.stderr
+    compared = rulegen("diff", str(target), str(target), cwd=tmp_path)
+    assert compared.returncode == 2
+    assert words in compared.stderr
+
+
+def test_the_name_tree_walk_reads_each_node_once(signed_filing):
+    """The bound is the walk's own: a name tree of 15 levels of 50 branches each is refused at the first node met
+    twice, having read a handful of nodes (not 50**15)."""
+    from rulegen.filing.pdf import MAX_NAME_TREE_NODES, FilingFormatError, embedded_files, open_reader
+
+    reader = open_reader(hostile_pdf.shared_name_tree(signed_filing.read_bytes()))
+    calls = []
+    original = type(reader).get_object
+
+    def counting(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    type(reader).get_object = counting
+    try:
+        with pytest.raises(FilingFormatError, match="reaches one of its nodes twice"):
+            embedded_files(reader)
+    finally:
+        type(reader).get_object = original
+    assert len(calls) <= 4 * MAX_NAME_TREE_NODES
+
+
+def test_a_folder_nested_1500_deep_is_one_finding_and_the_batch_goes_on(signed_filing, tmp_path):
+    import shutil
+
+    batch = tmp_path / "batch"
+    shutil.copytree(signed_filing.parent, batch / "a-genuine")
+    os.makedirs(batch / "deep")
+    os.chdir(batch / "deep")  # build the chain by relative steps: its full path is longer than the system allows
+    try:
+        for _ in range(1500):
+            os.mkdir("d")
+            os.chdir("d")
+        Path("rules.pdf").write_bytes(signed_filing.read_bytes())
+    finally:
+        os.chdir(tmp_path)
+    result = rulegen("verify", "--integrity-only", "--format", "json", str(batch), cwd=tmp_path)
+    genuine, deep = json.loads(result.stdout)["filings"]
+    assert genuine["path"].endswith("a-genuine/rules.pdf") and genuine["status"] == "intact"
+    assert deep["status"] == "unusable" and "nested more than 32 folders deep" in deep["verdict"]
+    assert result.returncode == 2
