@@ -72,3 +72,22 @@ def looping_name_tree(data: bytes, branches: int = 8) -> bytes:
         out = io.BytesIO()
         pdf.save(out, static_id=True)
         return out.getvalue()
+
+
+def inflating_attachment(data: bytes, mebibytes_compressed: int = 1) -> bytes:
+    """The offering's attached stream replaced, in an update, by Flate data that inflates about a thousandfold:
+    `mebibytes_compressed` MiB that decode to about that many GiB of zeros."""
+    import zlib
+
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        names = pdf.Root.Names.EmbeddedFiles.Names
+        number = names[1].EF.F.objgen[0]
+    deflater = zlib.compressobj(9)
+    head = deflater.compress(b"") + deflater.flush(zlib.Z_FULL_FLUSH)
+    block = deflater.compress(b"\0" * (16 << 20)) + deflater.flush(zlib.Z_FULL_FLUSH)  # byte-aligned, repeatable
+    stream = head + block * max(1, (mebibytes_compressed << 20) // len(block))
+    body = (b"<< /Type /EmbeddedFile /Filter /FlateDecode /Length %d >>\nstream\n" % len(stream) + stream
+            + b"\nendstream")
+    return append_update(data, {number: body})

@@ -123,8 +123,10 @@ def test_the_name_tree_walk_reads_each_node_once(signed_filing):
     assert len(calls) <= 4 * MAX_NAME_TREE_NODES
 
 
-def test_a_folder_nested_1500_deep_is_one_finding_and_the_batch_goes_on(signed_filing, tmp_path):
+def test_a_folder_nested_1500_deep_is_one_finding_and_the_batch_goes_on(signed_filing, tmp_path, monkeypatch):
     import shutil
+
+    monkeypatch.chdir(tmp_path)  # the working folder moves down the chain and back; pytest restores it after
 
     batch = tmp_path / "batch"
     shutil.copytree(signed_filing.parent, batch / "a-genuine")
@@ -137,8 +139,63 @@ def test_a_folder_nested_1500_deep_is_one_finding_and_the_batch_goes_on(signed_f
         Path("rules.pdf").write_bytes(signed_filing.read_bytes())
     finally:
         os.chdir(tmp_path)
-    result = rulegen("verify", "--integrity-only", "--format", "json", str(batch), cwd=tmp_path)
+    try:
+        result = rulegen("verify", "--integrity-only", "--format", "json", str(batch), cwd=tmp_path)
+    finally:
+        _remove_chain(batch / "deep", 1500)  # pytest's own clean-up recurses, and would stop at this depth
     genuine, deep = json.loads(result.stdout)["filings"]
     assert genuine["path"].endswith("a-genuine/rules.pdf") and genuine["status"] == "intact"
     assert deep["status"] == "unusable" and "nested more than 32 folders deep" in deep["verdict"]
     assert result.returncode == 2
+
+
+def _remove_chain(top: Path, depth: int) -> None:
+    os.chdir(top)
+    try:
+        for _ in range(depth):
+            os.chdir("d")
+        Path("rules.pdf").unlink()
+        for _ in range(depth):
+            os.chdir("..")
+            os.rmdir("d")
+    finally:
+        os.chdir(top.parent)
+
+
+# --- 3. memory ------------------------------------------------------------------------------------------------------
+
+def _limit_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1536 << 20, 1536 << 20))
+
+
+def test_an_attachment_that_inflates_a_thousandfold_is_refused_within_bounded_memory(signed_filing, tmp_path):
+    """2 MiB of Flate data that decode to 2 GiB: verify, register add and diff stop decoding at the attachments'
+    bound, in a process allowed 1.5 GiB of address space (without the bound the decoding alone would exceed it)."""
+    target = tmp_path / "rules.pdf"
+    target.write_bytes(hostile_pdf.inflating_attachment(signed_filing.read_bytes(), 2))
+    command = [sys.executable, "-m", "rulegen"]
+    env = {**os.environ, "RULEGEN_REGISTER_DB": str(tmp_path / "register.sqlite")}
+    verified = subprocess.run([*command, "verify", "--integrity-only", "--format", "json", str(target)],
+                              capture_output=True, text=True, timeout=HANG, env=env, preexec_fn=_limit_memory)
+    assert verified.returncode == 1, verified.stderr
+    (report,) = json.loads(verified.stdout)["filings"]
+    assert any("'offering.yaml' holds more than 8 MiB" in check["detail"] for check in report["checks"]), report
+    compared = subprocess.run([*command, "diff", str(target), str(target)], capture_output=True, text=True,
+                              timeout=HANG, env=env, preexec_fn=_limit_memory)
+    assert compared.returncode == 2 and "holds more than 8 MiB" in compared.stderr, compared.stderr
+    for result in (verified, compared):
+        assert "Traceback" not in result.stdout + result.stderr and "MemoryError" not in result.stdout + result.stderr
+
+
+def test_a_filing_over_the_size_limit_is_refused_before_it_is_read(signed_filing, tmp_path):
+    from rulegen.filing.verify.common import MAX_FILING_BYTES
+
+    target = tmp_path / "rules.pdf"
+    with target.open("wb") as out:
+        out.write(signed_filing.read_bytes())
+        out.truncate(MAX_FILING_BYTES + 1)  # sparse: no disk spent
+    result = rulegen("verify", "--integrity-only", str(target), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "is larger than 64 MiB; it is not a filing rulegen built" in result.stdout + result.stderr

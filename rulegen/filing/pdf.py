@@ -22,6 +22,9 @@ HEX_UPPER = frozenset(b"0123456789ABCDEF")
 MAX_NAME_TREE_DEPTH = 16
 MAX_ATTACHMENTS = 64
 MAX_NAME_TREE_NODES = 256
+# An offering holds at most 1 MiB and a logo 5 MiB: what one attachment, and all of them, may hold once decoded.
+MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024
+MAX_ATTACHMENTS_BYTES = 16 * 1024 * 1024
 
 
 class FilingFormatError(Exception):
@@ -158,6 +161,7 @@ def embedded_files(reader: PdfFileReader) -> list[EmbeddedFile]:
 
     walk(tree, 0)
     found: list[EmbeddedFile] = []
+    total = 0
     for key, spec in pairs:
         spec = spec.get_object()
         given: Any = spec.get("/UF") or spec.get("/F") or key
@@ -170,8 +174,39 @@ def embedded_files(reader: PdfFileReader) -> list[EmbeddedFile]:
         size = params.get("/Size")
         checksum = params.get("/CheckSum")
         md5 = checksum.original_bytes.hex() if hasattr(checksum, "original_bytes") else None
-        found.append(EmbeddedFile(name, stream.data, int(size) if size is not None else None, md5))
+        data = _bounded_stream_data(stream, name, MAX_ATTACHMENTS_BYTES - total)
+        total += len(data)
+        found.append(EmbeddedFile(name, data, int(size) if size is not None else None, md5))
     return found
+
+
+def _bounded_stream_data(stream: Any, name: str, room: int) -> bytes:
+    """An attachment's bytes, decoded with a bound: a few kilobytes of Flate data can inflate to gigabytes (a
+    "zip bomb"), so decoding stops past the room left for attachments, and only the one filter rulegen writes
+    (Flate, or none) is decoded."""
+    import zlib
+
+    limit = min(MAX_ATTACHMENT_BYTES, room)
+    filters: Any = stream.get("/Filter")
+    filters = filters.get_object() if filters is not None else None
+    names = [] if filters is None else [str(f) for f in (filters if isinstance(filters, list) else [filters])]
+    if stream.get("/DecodeParms") is not None or names not in ([], ["/FlateDecode"]):
+        raise FilingFormatError(f"the attachment {name!r} is encoded with {' '.join(names) or 'parameters'}, not as "
+                                "rulegen writes attachments (Flate, or none)")
+    encoded = stream.encoded_data
+    if not names:
+        data = bytes(encoded)
+    else:
+        inflater = zlib.decompressobj()
+        try:
+            data = inflater.decompress(encoded, limit + 1)
+        except zlib.error:
+            raise FilingFormatError(f"the attachment {name!r} is not valid Flate data") from None
+    if len(data) > limit:
+        raise FilingFormatError(f"the attachment {name!r} holds more than {limit >> 20} MiB (rulegen's attachments: "
+                                f"each at most {MAX_ATTACHMENT_BYTES >> 20} MiB, together at most "
+                                f"{MAX_ATTACHMENTS_BYTES >> 20} MiB)")
+    return data
 
 
 def check_cms_structure(der: bytes, trust_roots: Sequence[asn1_x509.Certificate] = ()) -> str:

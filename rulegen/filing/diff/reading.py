@@ -30,7 +30,7 @@ def offering_from_path(path: str | Path, display: str | None = None) -> Offering
     return parse_offering(source, f"{shown}:{name}")
 
 
-MAX_FILING_READ = 256 * 1024 * 1024  # a filing's rules.pdf is far smaller; an offering file is at most 1 MiB
+MAX_FILING_READ = 64 * 1024 * 1024  # a filing's rules.pdf is far smaller; an offering file is at most 1 MiB
 
 
 def _offering_in_filing(data: bytes, display: str) -> tuple[bytes, str]:

@@ -12,7 +12,7 @@ from rulegen.filing.manifest import Manifest
 from rulegen.filing.verify.report import VerifyReport
 
 
-MAX_FILING_BYTES = 256 * 1024 * 1024  # far above any rules.pdf; a bound on what one check reads into memory
+MAX_FILING_BYTES = 64 * 1024 * 1024  # far above any rules.pdf (a few MiB with a 5 MiB logo): what one check reads
 
 
 def _read(path: Path, *, follow_symlinks: bool = True) -> bytes:
