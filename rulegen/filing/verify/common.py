@@ -71,6 +71,17 @@ def _asn1_name(cert: Any, issuer: bool = False) -> str:
     return str(common or organization or name.human_friendly)
 
 
+def _organization(cert: Any) -> str | None:
+    """The organisation the certificate's subject names (the first, if several); None if it names none."""
+    try:
+        organization = cert.subject.native.get("organization_name")
+    except Exception:
+        return None
+    if isinstance(organization, list):
+        organization = organization[0] if organization else None
+    return str(organization) if organization else None
+
+
 def _when(moment: _dt.datetime | None) -> str:
     return "an unknown time" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S %Z").strip()
 
