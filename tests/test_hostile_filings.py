@@ -199,3 +199,48 @@ def test_a_filing_over_the_size_limit_is_refused_before_it_is_read(signed_filing
     result = rulegen("verify", "--integrity-only", str(target), cwd=tmp_path)
     assert result.returncode == 2
     assert "is larger than 64 MiB; it is not a filing rulegen built" in result.stdout + result.stderr
+
+
+# --- 5. the changes section ------------------------------------------------------------------------------------------
+
+def test_verify_alone_does_not_vouch_for_a_changes_section(pki, tmp_path, monkeypatch):
+    """A forged "changes from revision 1" section (no change, where the five card maximum went from $25 to $50) is
+    hashed and signed consistently: the signed offering cannot reproduce it, so verify fails it without revision 1,
+    verifies the honest one with revision 1 (--previous), and fails the forged one against it."""
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from rulegen.filing import changes_section
+    from rulegen.filing.manifest import jsonable
+    from rulegen.offering import parse_offering
+    from tests import filing_factory
+    from tests.test_register import variant
+
+    first = tmp_path / "revision-1.yaml"
+    first.write_text(variant(revision=1, date="2027-03-01"))
+    before = parse_offering(first.read_bytes(), "offering.yaml")
+    text = variant(revision=2, date="2027-04-01", five_card_maximum=50)
+    honest = jsonable(changes_section(before, parse_offering(text.encode(), "offering.yaml")))
+    forged = {**honest, "count": 0, "groups": [], "summary": "No change to the rules since revision 1"}
+    made = {}
+    for label, section in (("honest", honest), ("forged", forged)):
+        def with_changes(manifest, section=section):
+            manifest["options"]["changes"] = section
+
+        made[label] = build(tmp_path / label / "filing-test-pa", pki, text=text, edit=with_changes)
+    previous = {("filing-test-pa", 1): before}
+
+    def held(offering_id, revision):
+        return previous.get((offering_id, revision))
+
+    alone = verify_filing(made["honest"], reproduce=filing_factory.reproduce)
+    assert alone.status == "failed" and "not reproduced here" in failed(alone)["changes"]
+    assert verify_filing(made["honest"], reproduce=filing_factory.reproduce, previous=held).status == "verified"
+    forged_report = verify_filing(made["forged"], reproduce=filing_factory.reproduce, previous=held)
+    assert "not the diff from revision 1: it differs in count, groups, summary" in failed(forged_report)["changes"]
+    # the command's --previous takes the offering file (or a filing) of revision 1
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", filing_factory.reproduce)
+    result = CliRunner().invoke(app, ["verify", str(made["honest"]), "--previous", str(first)])
+    assert result.exit_code == 0 and "VERIFIED" in result.stdout, result.output
+    result = CliRunner().invoke(app, ["verify", str(made["forged"]), "--previous", str(first)])
+    assert result.exit_code == 1 and "changes: " in result.stdout, result.output

@@ -408,10 +408,15 @@ def test_a_changes_section_that_is_not_the_diff_from_the_previous_revision_is_fl
         assert run("add", str(corpus["a1"]), "--db", db).exit_code == 0
         result = run("add", str(made[label]), "--db", db, "--format", "json")
         [entry] = json.loads(result.stdout)["results"]
-        assert entry["status"] == "verified", entry
         flagged = {flag["kind"]: flag["message"] for flag in entry["flags"]}
         if label == "honest":
+            assert entry["status"] == "verified", entry
             assert "changes-section" not in flagged and result.exit_code == 0, entry
-        else:
+        else:  # verify itself fails it against the register's revision 1, and the register flags it
+            assert entry["status"] == "failed" and "changes" in entry["verdict"], entry
             assert result.exit_code == 1 and "not the diff from revision 1" in flagged["changes-section"]
             assert "groups" in flagged["changes-section"] and "summary" in flagged["changes-section"]
+    # revision 2 with its changes section, in a register that does not hold revision 1: not verified
+    result = run("add", str(made["honest"]), "--db", str(tmp_path / "empty.sqlite"), "--format", "json")
+    [entry] = json.loads(result.stdout)["results"]
+    assert entry["status"] == "failed" and "not reproduced here" in entry["verdict"], entry

@@ -131,7 +131,7 @@ def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, envi
             result = AddResult(str(path), VerifyReport(str(path), error=problem))
         else:
             try:
-                report = verify_filing(path, roots=roots, reproduce=reproduce)
+                report = verify_filing(path, roots=roots, reproduce=reproduce, previous=_held_revision(engine))
             except InputError as exc:
                 report = VerifyReport(str(path), error=exc.message)
             result = record(engine, report, clock=clock)
@@ -139,6 +139,26 @@ def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, envi
         if progress is not None:
             progress(result)
     return results
+
+
+def _held_revision(engine: Engine) -> Callable[[str, int], Any]:
+    """Revision N of an offering as the register holds it (its verified filing's offering), for verify to check a
+    "changes from revision N" section against; None when the register holds no verified revision N."""
+    def held(offering_id: str, revision: int) -> Any:
+        from rulegen.offering import OfferingLoadError, parse_offering
+
+        if not -INTEGER_MAX <= revision <= INTEGER_MAX:
+            return None
+        with engine.connect() as connection:
+            row = connection.execute(select(filings.c.offering_source, filings.c.offering_name).where(and_(
+                filings.c.offering_id == offering_id, filings.c.slot_revision == revision))).first()
+        if row is None or row.offering_source is None:
+            return None
+        try:
+            return parse_offering(bytes(row.offering_source), row.offering_name or "previous.yaml")
+        except (OfferingLoadError, InputError):
+            return None
+    return held
 
 
 def record(engine: Engine, report: VerifyReport, *, clock: Callable[[], _dt.datetime] | None = None) -> AddResult:
@@ -360,22 +380,18 @@ def _changes_section_problem(previous: Row[Any], report: VerifyReport) -> str | 
         return None
     if printed.get("from_revision") != previous.revision:
         return None  # it compares with a revision the register does not hold as the previous one
-    from rulegen.filing.diff import changes_section
-    from rulegen.filing.manifest import jsonable
+    from rulegen.filing.verify.package import changes_section_problem
     from rulegen.offering import OfferingLoadError, parse_offering
 
     try:
         before = parse_offering(bytes(previous.offering_source), previous.offering_name or "previous.yaml")
-        after = parse_offering(report.offering_source, report.offering_name or "offering.yaml")
-        expected = jsonable(changes_section(before, after))
     except (OfferingLoadError, InputError) as exc:
         return f"the changes section cannot be checked: {getattr(exc, 'message', exc)}"
-    if printed == expected:
+    problem = changes_section_problem(printed, before, report.offering_source, report.offering_name or "offering.yaml")
+    if problem is None:
         return None
-    differ = sorted(k for k in set(printed) | set(expected) if printed.get(k) != expected.get(k))
     return (f"the filing prints a \"changes from revision {previous.revision}\" section that is not the diff from "
-            f"revision {previous.revision} in the register (entry {previous.id}): it differs in "
-            + ", ".join(differ[:8]))
+            f"revision {previous.revision} in the register (entry {previous.id}): {problem}")
 
 
 # --- reading -------------------------------------------------------------------------------------------------------
