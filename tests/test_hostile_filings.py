@@ -244,3 +244,36 @@ def test_verify_alone_does_not_vouch_for_a_changes_section(pki, tmp_path, monkey
     assert result.exit_code == 0 and "VERIFIED" in result.stdout, result.output
     result = CliRunner().invoke(app, ["verify", str(made["forged"]), "--previous", str(first)])
     assert result.exit_code == 1 and "changes: " in result.stdout, result.output
+
+
+# --- 6. the XMP metadata of the signing revision ---------------------------------------------------------------------
+
+XMP_BEFORE = (b'<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF '
+              b'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" '
+              b'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:xmp="http://ns.adobe.com/xap/1.0/">'
+              b'<rdf:Description rdf:about="" pdf:Producer="WeasyPrint 70.0" /><rdf:Description rdf:about=""><dc:title>'
+              b'<rdf:Alt><rdf:li xml:lang="x-default">Criss Cross Poker rules</rdf:li></rdf:Alt></dc:title>'
+              b'</rdf:Description><rdf:Description rdf:about=""><xmp:ModifyDate>2027-03-01</xmp:ModifyDate>'
+              b'</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="r"?>')
+
+
+@pytest.mark.parametrize("after, allowed", [
+    # pyHanko's own rewrite: one description, attributes, its producer and the signing time
+    (XMP_BEFORE.replace(b'pdf:Producer="WeasyPrint 70.0"', b'pdf:Producer="pyHanko 0.38.0"')
+     .replace(b"<xmp:ModifyDate>2027-03-01<", b"<xmp:ModifyDate>2026-11-27T10:00:00+00:00<"), True),
+    (XMP_BEFORE.replace(b">Criss Cross Poker rules<", b">Antes to $1,000<"), False),
+    (XMP_BEFORE.replace(b"</rdf:RDF>", b'<rdf:Description rdf:about="" xmlns:pdfx="http://ns.adobe.com/pdfx/1.3/" '
+                                       b'pdfx:Approved="yes" /></rdf:RDF>'), False),
+    (XMP_BEFORE.replace(b"<dc:title>", b"<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">Approved by the "
+                                       b"Division</rdf:li></rdf:Alt></dc:description><dc:title>"), False),
+    (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]>' + XMP_BEFORE, False),
+])
+def test_the_signing_revision_may_change_only_the_metadata_signing_writes(after, allowed):
+    from rulegen.filing.signing_revision import SIGNING_XMP_PROPERTIES, _UnreadableXmp, _xmp_properties
+
+    before = _xmp_properties(XMP_BEFORE)
+    try:
+        changed = {name for name, _ in before ^ _xmp_properties(after)} - SIGNING_XMP_PROPERTIES
+    except _UnreadableXmp:
+        changed = {"unreadable"}
+    assert (not changed) is allowed, changed
