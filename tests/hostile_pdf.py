@@ -91,3 +91,17 @@ def inflating_attachment(data: bytes, mebibytes_compressed: int = 1) -> bytes:
     body = (b"<< /Type /EmbeddedFile /Filter /FlateDecode /Length %d >>\nstream\n" % len(stream) + stream
             + b"\nendstream")
     return append_update(data, {number: body})
+
+
+def many_objects(data: bytes, count: int = 60_000, *, compressed: bool = False) -> bytes:
+    """`count` tiny objects more: in an update with a classic cross-reference table, or (`compressed`) the whole
+    file rewritten with object streams and a cross-reference stream, where they take a few hundred kilobytes."""
+    import pikepdf
+
+    if not compressed:
+        return append_update(data, {100 + i: b"[%d]" % i for i in range(count)})
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        pdf.Root.Many = pikepdf.Array([pdf.make_indirect(pikepdf.Array([i])) for i in range(count)])
+        out = io.BytesIO()
+        pdf.save(out, static_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        return out.getvalue()

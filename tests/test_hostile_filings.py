@@ -189,6 +189,21 @@ def test_an_attachment_that_inflates_a_thousandfold_is_refused_within_bounded_me
         assert "Traceback" not in result.stdout + result.stderr and "MemoryError" not in result.stdout + result.stderr
 
 
+@pytest.mark.parametrize("compressed", [False, True])
+def test_a_filing_declaring_more_objects_than_any_filing_is_refused_before_it_is_parsed(signed_filing, tmp_path,
+                                                                                        compressed):
+    """pyHanko holds every cross-reference entry in memory (3 million entries in a 57 MB file took 2 GB): the
+    entries are counted in the bytes first. Compressed, 60,000 objects take a few hundred kilobytes."""
+    data = hostile_pdf.many_objects(signed_filing.read_bytes(), compressed=compressed)
+    target = tmp_path / "rules.pdf"
+    target.write_bytes(data)
+    report = verify_filing(target)
+    assert report.status == "failed"
+    assert "declares more than 50,000 objects" in failed(report)["pdf"]
+    compared = rulegen("diff", str(target), str(target), cwd=tmp_path)
+    assert compared.returncode == 2 and "declares more than 50,000 objects" in compared.stderr
+
+
 def test_a_filing_over_the_size_limit_is_refused_before_it_is_read(signed_filing, tmp_path):
     from rulegen.filing.verify.common import MAX_FILING_BYTES
 

@@ -31,9 +31,58 @@ class FilingFormatError(Exception):
     """The PDF is not shaped like a rulegen filing; the message says where."""
 
 
+# rulegen's filings hold a few hundred objects (a sign or appendix a few dozen): a cross-reference table far beyond
+# this is no filing, and pyHanko holds every entry in memory (3 million entries, 57 MB of table, took 2 GB).
+MAX_PDF_OBJECTS = 50_000
+_CLASSIC_XREF = re.compile(rb"(?<![A-Za-z])xref[ \t]*\r?\n")
+_SUBSECTION = re.compile(rb"[ \t\r\n]*(\d{1,12})[ \t]+(\d{1,12})[ \t]*\r?\n")
+_XREF_STREAM = re.compile(rb"/Type\s*/XRef\b")
+_OBJECT = re.compile(rb"\d{1,12}\s+\d{1,6}\s+obj\b")
+
+
+def too_many_objects(data: bytes) -> str | None:
+    """Why the PDF declares more objects than any rulegen filing, read from its bytes before any parser holds
+    them: the entries of its cross-reference tables and streams, and its objects; None when within bounds."""
+    declared = 0
+    for found in _CLASSIC_XREF.finditer(data):
+        position = found.end()
+        while declared <= MAX_PDF_OBJECTS:
+            subsection = _SUBSECTION.match(data, position)
+            if subsection is None:
+                break
+            count = int(subsection.group(2))
+            declared += count
+            position = subsection.end() + 20 * min(count, len(data))
+    for found in _XREF_STREAM.finditer(data):
+        start = max(data.rfind(b"obj", max(0, found.start() - 4096), found.start()), 0)
+        end = data.find(b"stream", found.end(), found.end() + 4096)
+        head = data[start:end if end != -1 else found.end() + 4096]
+        index = re.search(rb"/Index\s*\[([\d\s]{0,4000})\]", head)
+        if index is not None:
+            numbers = [int(n) for n in index.group(1).split()]
+            declared += sum(numbers[1::2])
+        else:
+            size = re.search(rb"/Size\s+(\d{1,12})", head)
+            declared += int(size.group(1)) if size else 0
+        if declared > MAX_PDF_OBJECTS:
+            break
+    if declared > MAX_PDF_OBJECTS:
+        return (f"its cross-reference data declares more than {MAX_PDF_OBJECTS:,} objects; a rulegen filing has a "
+                "few hundred")
+    objects = sum(1 for _ in zip(range(MAX_PDF_OBJECTS + 1), _OBJECT.finditer(data)))
+    if objects > MAX_PDF_OBJECTS:
+        return f"it holds more than {MAX_PDF_OBJECTS:,} objects; a rulegen filing has a few hundred"
+    return None
+
+
 def open_reader(data: bytes) -> PdfFileReader:
+    """pyHanko's reader of `data`, once `data` is seen to declare no more objects than a filing could (a reader
+    holds every cross-reference entry in memory)."""
     from pyhanko.pdf_utils.reader import PdfFileReader
 
+    problem = too_many_objects(data)
+    if problem is not None:
+        raise FilingFormatError(problem)
     return PdfFileReader(io.BytesIO(data), strict=False)
 
 

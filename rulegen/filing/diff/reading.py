@@ -40,7 +40,7 @@ def _offering_in_filing(data: bytes, display: str) -> tuple[bytes, str]:
     try:
         files = {f.name: f.data for f in embedded_files(open_reader(data))}
     except FilingFormatError as exc:
-        raise InputError(f"{display}: the filing's attachments cannot be read: {exc}") from None
+        raise InputError(f"{display}: the filing cannot be read: {exc}") from None
     except RecursionError:
         raise InputError(f"{display}: the filing cannot be read: its objects are nested deeper than any PDF rulegen "
                          "writes") from None

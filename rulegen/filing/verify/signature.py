@@ -34,13 +34,16 @@ class SignatureChecks(FilingState):
     """The PDF and its signature."""
 
     def _structure(self) -> bool:
-        from rulegen.filing.pdf import open_reader, revision_end
+        from rulegen.filing.pdf import FilingFormatError, open_reader, revision_end
 
         report = self.report
         try:
             self.reader = open_reader(self.data)
             revisions = self.reader.xrefs.total_revisions
             self.signatures = list(self.reader.embedded_signatures)
+        except FilingFormatError as exc:
+            report.add("pdf", False, f"cannot be read as a filing: {exc}")
+            return False
         except Exception as exc:
             report.add("pdf", False, f"cannot be read as a PDF: {_reason(exc)}")
             return False
