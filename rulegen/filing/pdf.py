@@ -34,6 +34,8 @@ class FilingFormatError(Exception):
 # rulegen's filings hold a few hundred objects (a sign or appendix a few dozen): a cross-reference table far beyond
 # this is no filing, and pyHanko holds every entry in memory (3 million entries, 57 MB of table, took 2 GB).
 MAX_PDF_OBJECTS = 50_000
+MAX_DECODED_STREAM = 32 * 1024 * 1024
+MAX_DECODED_TOTAL = 256 * 1024 * 1024
 _CLASSIC_XREF = re.compile(rb"(?<![A-Za-z])xref[ \t]*\r?\n")
 _SUBSECTION = re.compile(rb"[ \t\r\n]*(\d{1,12})[ \t]+(\d{1,12})[ \t]*\r?\n")
 _XREF_STREAM = re.compile(rb"/Type\s*/XRef\b")
@@ -78,12 +80,18 @@ def too_many_objects(data: bytes) -> str | None:
 def open_reader(data: bytes) -> PdfFileReader:
     """pyHanko's reader of `data`, once `data` is seen to declare no more objects than a filing could (a reader
     holds every cross-reference entry in memory)."""
+    from pyhanko.pdf_utils.decode_limits import DecodeLimits, DocumentDecodeBudget, StreamDecodeLimits
     from pyhanko.pdf_utils.reader import PdfFileReader
 
     problem = too_many_objects(data)
     if problem is not None:
         raise FilingFormatError(problem)
-    return PdfFileReader(io.BytesIO(data), strict=False)
+    # pyHanko's limits for untrusted input, tightened: no stream it decodes (an object stream, the metadata, a
+    # certificate or CRL of the validation data) may exceed 32 MiB, and all it decodes at most 256 MiB or eight
+    # times the file, whichever is more (its defaults: 256 MiB a stream, a hundred times the file).
+    limits = DecodeLimits(per_stream=StreamDecodeLimits(max_output_size=MAX_DECODED_STREAM),
+                          document_budget=DocumentDecodeBudget(base_allowance=MAX_DECODED_TOTAL, max_ratio=8))
+    return PdfFileReader(io.BytesIO(data), strict=False, decode_limits=limits)
 
 
 def revision_end(data: bytes, reader: PdfFileReader, revision: int) -> int:
