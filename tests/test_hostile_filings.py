@@ -101,6 +101,13 @@ def test_a_hostile_pdf_is_answered_by_verify_register_and_diff(signed_filing, tm
     assert words in compared.stderr
 
 
+def test_a_manifest_nested_100000_deep_is_refused_in_plain_words():
+    from rulegen.filing.manifest import ManifestError, read_manifest
+
+    with pytest.raises(ManifestError, match="nested deeper than any manifest rulegen writes"):
+        read_manifest(b"[" * 100_000 + b"]" * 100_000)
+
+
 def test_the_name_tree_walk_reads_each_node_once(signed_filing):
     """The bound is the walk's own: a name tree of 15 levels of 50 branches each is refused at the first node met
     twice, having read a handful of nodes (not 50**15)."""
