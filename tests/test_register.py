@@ -44,8 +44,8 @@ def variant(*, offering_id: str = ID, revision: int = 1, date: str = "2027-03-01
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory) -> dict:
     files = factory.make_trusted_pki(tmp_path_factory.mktemp("pki"), tmp_path_factory.mktemp("trusted"))
-    files["second"] = factory.make_identity(tmp_path_factory.mktemp("second"), files, "Ana Lima", "Other Casino",
-                                            serial=50)
+    files["second"] = factory.make_identity(tmp_path_factory.mktemp("second"), files, "Ana Lima",
+                                            "Third <Casino> & Co", serial=50)
     return files
 
 
@@ -150,8 +150,10 @@ def test_add_records_each_filing_with_its_verdict_flags_and_changes(db, corpus, 
     gap = next(f for f in rows["a4"]["flags"] if f["kind"] == "revision-gap")["message"]
     assert "revision 4 follows revision 2" in gap and "3 not received" in gap
     assert "2027-02-01" in next(f for f in rows["a4"]["flags"] if f["kind"] == "effective-date")["message"]
-    signer = next(f for f in rows["b1"]["flags"] if f["kind"] == "signer-operator")["message"]
-    assert kinds(rows["b1"]) == {"signer-operator"} and OPERATOR in signer and "entry 1" in signer
+    signer = [f["message"] for f in rows["b1"]["flags"] if f["kind"] == "signer-operator"]
+    assert kinds(rows["b1"]) == {"signer-operator"} and len(signer) == 2
+    assert f"is {OPERATOR}'s, not the operator's (Other Casino)" in signer[0]
+    assert OPERATOR in signer[1] and "entry 1" in signer[1]
     assert rows["a2"]["previous_entry"] == 1 and rows["a4"]["previous_entry"] == 2
     a2 = rows["a2"]
     assert a2["offering_id"] == ID and a2["revision"] == 2 and a2["operator"] == OPERATOR
@@ -180,6 +182,49 @@ def test_the_same_offering_and_revision_twice_is_refused(db, corpus):
     result = run("add", str(copy), "--db", db)
     assert result.exit_code == 1 and "REFUSED" in result.stdout and "entry 1" in result.stdout
     assert len(listing(db)) == 1
+
+
+def test_a_draft_or_a_failed_filing_does_not_keep_the_genuine_filing_out(db, corpus, pki, tmp_path):
+    """Squatting: an unsigned draft and a signed filing whose package fails, both of revision 1 of the offering,
+    arrive first. Each is recorded with its verdict, holding nothing; the genuine revision 1 is then recorded as
+    verified, and a copy of it after that is refused."""
+    draft = factory.build(tmp_path / "squat-draft" / "filing", None, final=False, text=variant(revision=1))
+    failing = factory.build(tmp_path / "squat-failing" / "filing", pki, text=variant(revision=1))
+    (failing.parent / "signage.pdf").write_bytes(b"%PDF-1.7 another sign\n%%EOF\n")
+    result = run("add", str(draft.parent), str(failing.parent), "--db", db)
+    assert result.exit_code == 1 and "REFUSED" not in result.stdout, result.output
+    result = run("add", str(corpus["a1"]), "--db", db)
+    assert result.exit_code == 0 and "VERIFIED" in result.stdout, result.output
+    rows = listing(db)
+    assert [(r["offering_id"], r["revision"], r["status"]) for r in rows] == [
+        (ID, 1, "unsigned"), (ID, 1, "failed"), (ID, 1, "verified")]
+    assert kinds(rows[2]) == set()
+    copy = tmp_path / "a1-again"
+    shutil.copytree(corpus["a1"], copy)
+    result = run("add", str(copy), "--db", db)
+    assert result.exit_code == 1 and "REFUSED" in result.stdout and "verified, as entry 3" in result.stdout
+
+
+def test_a_revision_signed_with_another_operators_certificate_is_flagged(db, corpus, pki, tmp_path):
+    """Revision 2 of operator A's offering, signed with operator B's certificate (trusted, under the same root):
+    recorded, flagged because the certificate is B's; a revision 3 that names B as the operator is flagged too."""
+    assert run("add", str(corpus["a1"]), "--db", db).exit_code == 0
+    by_b = factory.build(tmp_path / "by-b" / "filing", pki, text=variant(revision=2), identity=pki["second"])
+    result = run("add", str(by_b.parent), "--db", db, "--format", "json")
+    assert result.exit_code == 1, result.output
+    [added] = json.loads(result.stdout)["results"]
+    assert added["status"] == "verified" and added["entry"] == 2
+    [flag] = [f["message"] for f in added["flags"] if f["kind"] == "signer-operator"]
+    assert f"is Third <Casino> & Co's, not the operator's ({OPERATOR})" in flag
+    taken = factory.build(tmp_path / "taken" / "filing", pki, text=variant(revision=3, date="2027-05-01",
+                                                                        operator="Third <Casino> & Co"),
+                          identity=pki["second"])
+    result = run("add", str(taken.parent), "--db", db, "--format", "json")
+    [added] = json.loads(result.stdout)["results"]
+    # the operator changed, and the certificate signed the previous revision for another operator
+    assert {f["kind"] for f in added["flags"]} == {"operator", "signer-operator"}
+    assert any(f"revision 2 (entry 2) was {OPERATOR}'s; this revision names Third <Casino> & Co" in f["message"]
+               for f in added["flags"])
 
 
 def test_jurisdiction_of_the_register_and_a_change_of_jurisdiction(db, corpus):
@@ -255,7 +300,7 @@ def test_the_register_schema_is_migrated_once_and_reopens(db):
     for _ in range(2):
         engine = open_register(db)
         with engine.connect() as connection:
-            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
         assert {"filings", "flags", "register_settings"} <= set(inspect(engine).get_table_names())
         engine.dispose()
 
@@ -363,10 +408,15 @@ def test_a_changes_section_that_is_not_the_diff_from_the_previous_revision_is_fl
         assert run("add", str(corpus["a1"]), "--db", db).exit_code == 0
         result = run("add", str(made[label]), "--db", db, "--format", "json")
         [entry] = json.loads(result.stdout)["results"]
-        assert entry["status"] == "verified", entry
         flagged = {flag["kind"]: flag["message"] for flag in entry["flags"]}
         if label == "honest":
+            assert entry["status"] == "verified", entry
             assert "changes-section" not in flagged and result.exit_code == 0, entry
-        else:
+        else:  # verify itself fails it against the register's revision 1, and the register flags it
+            assert entry["status"] == "failed" and "changes" in entry["verdict"], entry
             assert result.exit_code == 1 and "not the diff from revision 1" in flagged["changes-section"]
             assert "groups" in flagged["changes-section"] and "summary" in flagged["changes-section"]
+    # revision 2 with its changes section, in a register that does not hold revision 1: not verified
+    result = run("add", str(made["honest"]), "--db", str(tmp_path / "empty.sqlite"), "--format", "json")
+    [entry] = json.loads(result.stdout)["results"]
+    assert entry["status"] == "failed" and "not reproduced here" in entry["verdict"], entry

@@ -107,11 +107,25 @@ def retitle(writer) -> None:
     writer.update_container(info)
 
 
+def retitle_metadata(writer) -> None:
+    """Another title and subject in the XMP metadata, which a viewer shows as the document's title and
+    description (pyHanko's difference analysis admits any well-formed metadata in a later revision)."""
+    from pyhanko.pdf_utils import generic
+
+    old = writer.root["/Metadata"].get_object().data
+    new = old.replace(b">Criss Cross Poker rules<", b">Criss Cross Poker: antes to $1,000, approved<")
+    assert new != old
+    stream = generic.StreamObject({generic.NameObject("/Type"): generic.NameObject("/Metadata"),
+                                   generic.NameObject("/Subtype"): generic.NameObject("/XML")}, stream_data=new)
+    writer.root[generic.NameObject("/Metadata")] = writer.add_object(stream)
+    writer.update_root()
+
+
 def change_nothing(writer) -> None:
     pass
 
 
-@pytest.mark.parametrize("change", [append_content_to_page_one, replace_pages, retitle])
+@pytest.mark.parametrize("change", [append_content_to_page_one, replace_pages, retitle, retitle_metadata])
 def test_a_shadow_change_in_the_signing_revision_fails(signed_filing, pki, tmp_path, change):
     data = signed_filing.read_bytes()
     unsigned = data[: revision_end(data, open_reader(data), 0)]
@@ -124,6 +138,8 @@ def test_a_shadow_change_in_the_signing_revision_fails(signed_filing, pki, tmp_p
     assert report.exit_code == 1 and report.status == "failed", report.verdict
     problems = failed(report)
     assert "beyond adding the signature" in problems["revision"], problems
+    if change is retitle_metadata:
+        assert "it changes the XMP metadata beyond the producer and modification date" in problems["revision"]
     signature = next(c for c in report.checks if c.name == "signature")
     assert signature.ok and report.trusted  # a trusted signer, an intact signature: the revision alone gives it away
 

@@ -35,6 +35,20 @@ def summary_line(totals: dict, seconds: float) -> str:
             f" ({seconds:.1f} s; offline: only revocation data the filings embed, no authority consulted)")
 
 
+def _previous_revisions(paths: list[Path]):
+    """The revisions given with --previous, read once each (an offering file or a filing's attached offering),
+    looked up by offering id and revision."""
+    from rulegen.filing import offering_from_path
+
+    held = {}
+    for path in paths:
+        offering = offering_from_path(path)
+        head = offering.data.get("offering") if isinstance(offering.data, dict) else None
+        if isinstance(head, dict):
+            held[(head.get("id"), head.get("version"))] = offering
+    return lambda offering_id, revision: held.get((offering_id, revision))
+
+
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify(
@@ -58,6 +72,10 @@ def register(app: typer.Typer) -> None:
         format: Annotated[OutputFormat, format_option()] = OutputFormat.TEXT,
         details: Annotated[bool, typer.Option("--details", help="Under each filing, every check and its result.")]
         = False,
+        previous: Annotated[list[Path] | None, typer.Option(
+            "--previous", help="An earlier revision (its offering file or filing), to check a filing's \"changes "
+                               "from revision N\" section against; repeatable. Without revision N such a filing is "
+                               "not verified.", show_default=False)] = None,
     ) -> None:
         """Check built filings: signature, trust, the whole package, and every byte reproduced from the signed offering.
 
@@ -84,7 +102,8 @@ def register(app: typer.Typer) -> None:
             reproduce = reproduce_filing_for_verify
         began = time.perf_counter()
         show = None if format == "json" else (lambda report: print_line(report, details))
-        reports = verify_paths(paths, trust=trust or None, reproduce=reproduce, strict=strict, progress=show)
+        reports = verify_paths(paths, trust=trust or None, reproduce=reproduce, strict=strict, progress=show,
+                               previous=_previous_revisions(previous or []))
         totals = summary(reports)
         seconds = time.perf_counter() - began
         if format == "json":

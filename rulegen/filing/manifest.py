@@ -161,6 +161,8 @@ def read_manifest(raw: bytes) -> Manifest:
     the ones a build gives for its data), and of the form MANIFEST_SCHEMA gives. Raises ManifestError."""
     try:
         data = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ManifestError("is nested deeper than any manifest rulegen writes") from None
     except Exception as exc:
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         raise ManifestError(f"is not JSON: {type(exc).__name__}" + (f": {text}" if text else "")) from None

@@ -21,16 +21,77 @@ if TYPE_CHECKING:
 HEX_UPPER = frozenset(b"0123456789ABCDEF")
 MAX_NAME_TREE_DEPTH = 16
 MAX_ATTACHMENTS = 64
+MAX_NAME_TREE_NODES = 256
+# An offering holds at most 1 MiB and a logo 5 MiB: what one attachment, and all of them, may hold once decoded.
+MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024
+MAX_ATTACHMENTS_BYTES = 16 * 1024 * 1024
 
 
 class FilingFormatError(Exception):
     """The PDF is not shaped like a rulegen filing; the message says where."""
 
 
+# rulegen's filings hold a few hundred objects (a sign or appendix a few dozen): a cross-reference table far beyond
+# this is no filing, and pyHanko holds every entry in memory (3 million entries, 57 MB of table, took 2 GB).
+MAX_PDF_OBJECTS = 50_000
+MAX_DECODED_STREAM = 32 * 1024 * 1024
+MAX_DECODED_TOTAL = 256 * 1024 * 1024
+_CLASSIC_XREF = re.compile(rb"(?<![A-Za-z])xref[ \t]*\r?\n")
+_SUBSECTION = re.compile(rb"[ \t\r\n]*(\d{1,12})[ \t]+(\d{1,12})[ \t]*\r?\n")
+_XREF_STREAM = re.compile(rb"/Type\s*/XRef\b")
+_OBJECT = re.compile(rb"\d{1,12}\s+\d{1,6}\s+obj\b")
+
+
+def too_many_objects(data: bytes) -> str | None:
+    """Why the PDF declares more objects than any rulegen filing, read from its bytes before any parser holds
+    them: the entries of its cross-reference tables and streams, and its objects; None when within bounds."""
+    declared = 0
+    for found in _CLASSIC_XREF.finditer(data):
+        position = found.end()
+        while declared <= MAX_PDF_OBJECTS:
+            subsection = _SUBSECTION.match(data, position)
+            if subsection is None:
+                break
+            count = int(subsection.group(2))
+            declared += count
+            position = subsection.end() + 20 * min(count, len(data))
+    for found in _XREF_STREAM.finditer(data):
+        start = max(data.rfind(b"obj", max(0, found.start() - 4096), found.start()), 0)
+        end = data.find(b"stream", found.end(), found.end() + 4096)
+        head = data[start:end if end != -1 else found.end() + 4096]
+        index = re.search(rb"/Index\s*\[([\d\s]{0,4000})\]", head)
+        if index is not None:
+            numbers = [int(n) for n in index.group(1).split()]
+            declared += sum(numbers[1::2])
+        else:
+            size = re.search(rb"/Size\s+(\d{1,12})", head)
+            declared += int(size.group(1)) if size else 0
+        if declared > MAX_PDF_OBJECTS:
+            break
+    if declared > MAX_PDF_OBJECTS:
+        return (f"its cross-reference data declares more than {MAX_PDF_OBJECTS:,} objects; a rulegen filing has a "
+                "few hundred")
+    objects = sum(1 for _ in zip(range(MAX_PDF_OBJECTS + 1), _OBJECT.finditer(data)))
+    if objects > MAX_PDF_OBJECTS:
+        return f"it holds more than {MAX_PDF_OBJECTS:,} objects; a rulegen filing has a few hundred"
+    return None
+
+
 def open_reader(data: bytes) -> PdfFileReader:
+    """pyHanko's reader of `data`, once `data` is seen to declare no more objects than a filing could (a reader
+    holds every cross-reference entry in memory)."""
+    from pyhanko.pdf_utils.decode_limits import DecodeLimits, DocumentDecodeBudget, StreamDecodeLimits
     from pyhanko.pdf_utils.reader import PdfFileReader
 
-    return PdfFileReader(io.BytesIO(data), strict=False)
+    problem = too_many_objects(data)
+    if problem is not None:
+        raise FilingFormatError(problem)
+    # pyHanko's limits for untrusted input, tightened: no stream it decodes (an object stream, the metadata, a
+    # certificate or CRL of the validation data) may exceed 32 MiB, and all it decodes at most 256 MiB or eight
+    # times the file, whichever is more (its defaults: 256 MiB a stream, a hundred times the file).
+    limits = DecodeLimits(per_stream=StreamDecodeLimits(max_output_size=MAX_DECODED_STREAM),
+                          document_budget=DocumentDecodeBudget(base_allowance=MAX_DECODED_TOTAL, max_ratio=8))
+    return PdfFileReader(io.BytesIO(data), strict=False, decode_limits=limits)
 
 
 def revision_end(data: bytes, reader: PdfFileReader, revision: int) -> int:
@@ -129,10 +190,22 @@ def embedded_files(reader: PdfFileReader) -> list[EmbeddedFile]:
     if tree is None:
         return []
     pairs: list[tuple[Any, Any]] = []
+    seen: set[Any] = set()
+    visited = [0]
 
     def walk(node: Any, depth: int) -> None:
         if depth > MAX_NAME_TREE_DEPTH:
             raise FilingFormatError("the attachments' name tree is nested too deep")
+        # A node reached twice (a loop, or many branches to one node) would make the walk endless or exponential:
+        # a name tree is a tree, so each node is read once, and there are few of them.
+        if isinstance(node, generic.IndirectObject):
+            if node.reference in seen:
+                raise FilingFormatError("the attachments' name tree reaches one of its nodes twice (a loop or a "
+                                        "shared branch); a name tree is a tree")
+            seen.add(node.reference)
+        visited[0] += 1
+        if visited[0] > MAX_NAME_TREE_NODES:
+            raise FilingFormatError(f"the attachments' name tree has more than {MAX_NAME_TREE_NODES} nodes")
         node = node.get_object()
         if "/Names" in node:
             flat = node["/Names"]
@@ -145,6 +218,7 @@ def embedded_files(reader: PdfFileReader) -> list[EmbeddedFile]:
 
     walk(tree, 0)
     found: list[EmbeddedFile] = []
+    total = 0
     for key, spec in pairs:
         spec = spec.get_object()
         given: Any = spec.get("/UF") or spec.get("/F") or key
@@ -157,8 +231,39 @@ def embedded_files(reader: PdfFileReader) -> list[EmbeddedFile]:
         size = params.get("/Size")
         checksum = params.get("/CheckSum")
         md5 = checksum.original_bytes.hex() if hasattr(checksum, "original_bytes") else None
-        found.append(EmbeddedFile(name, stream.data, int(size) if size is not None else None, md5))
+        data = _bounded_stream_data(stream, name, MAX_ATTACHMENTS_BYTES - total)
+        total += len(data)
+        found.append(EmbeddedFile(name, data, int(size) if size is not None else None, md5))
     return found
+
+
+def _bounded_stream_data(stream: Any, name: str, room: int) -> bytes:
+    """An attachment's bytes, decoded with a bound: a few kilobytes of Flate data can inflate to gigabytes (a
+    "zip bomb"), so decoding stops past the room left for attachments, and only the one filter rulegen writes
+    (Flate, or none) is decoded."""
+    import zlib
+
+    limit = min(MAX_ATTACHMENT_BYTES, room)
+    filters: Any = stream.get("/Filter")
+    filters = filters.get_object() if filters is not None else None
+    names = [] if filters is None else [str(f) for f in (filters if isinstance(filters, list) else [filters])]
+    if stream.get("/DecodeParms") is not None or names not in ([], ["/FlateDecode"]):
+        raise FilingFormatError(f"the attachment {name!r} is encoded with {' '.join(names) or 'parameters'}, not as "
+                                "rulegen writes attachments (Flate, or none)")
+    encoded = stream.encoded_data
+    if not names:
+        data = bytes(encoded)
+    else:
+        inflater = zlib.decompressobj()
+        try:
+            data = inflater.decompress(encoded, limit + 1)
+        except zlib.error:
+            raise FilingFormatError(f"the attachment {name!r} is not valid Flate data") from None
+    if len(data) > limit:
+        raise FilingFormatError(f"the attachment {name!r} holds more than {limit >> 20} MiB (rulegen's attachments: "
+                                f"each at most {MAX_ATTACHMENT_BYTES >> 20} MiB, together at most "
+                                f"{MAX_ATTACHMENTS_BYTES >> 20} MiB)")
+    return data
 
 
 def check_cms_structure(der: bytes, trust_roots: Sequence[asn1_x509.Certificate] = ()) -> str:

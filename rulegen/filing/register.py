@@ -5,12 +5,17 @@ from the signed offering), then records it with its
 verdict, hashes, signer, finding counts and the diff to the previous revision of the same offering, and flags
 what a reviewer must look at:
 
-  duplicate        the same (offering id, revision) is already in the register: refused, nothing recorded
+  duplicate        a verified filing of the same (offering id, revision) is already in the register: refused,
+                   nothing recorded. Only a verified filing holds its (offering id, revision): a draft or a filing
+                   that fails is recorded with its verdict but holds nothing, so it cannot keep the genuine
+                   filing out, and the flags below compare with verified filings only
   revision-gap     revisions between the previous one received and this one are missing
   out-of-order     a later revision of the offering was received before this one
   effective-date   the effective date is earlier than the previous revision's
   jurisdiction     the jurisdiction differs from the previous revision's
-  signer-operator  the signer's certificate was seen before on a filing of another operator
+  signer-operator  the signer's certificate names another organisation than the offering's operator (or none),
+                   or signed a verified filing of another operator before
+  operator         the operator differs from the previous revision's
   register-jurisdiction  the filing is for another jurisdiction than the register's (when it has one)
   changes-section  the "changes from revision N" section the filing prints is not the diff from revision N as the
                    register holds it (the one part of a filing's rendering that its own offering does not give,
@@ -44,7 +49,8 @@ FLAG_TITLES = {
     "out-of-order": "received out of order",
     "effective-date": "effective date earlier than the previous revision's",
     "jurisdiction": "jurisdiction changed",
-    "signer-operator": "signer seen for another operator",
+    "signer-operator": "signer not the operator's",
+    "operator": "operator changed",
     "register-jurisdiction": "another jurisdiction than the register's",
     "changes-section": "changes section not the diff from the previous revision",
 }
@@ -125,7 +131,7 @@ def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, envi
             result = AddResult(str(path), VerifyReport(str(path), error=problem))
         else:
             try:
-                report = verify_filing(path, roots=roots, reproduce=reproduce)
+                report = verify_filing(path, roots=roots, reproduce=reproduce, previous=_held_revision(engine))
             except InputError as exc:
                 report = VerifyReport(str(path), error=exc.message)
             result = record(engine, report, clock=clock)
@@ -133,6 +139,26 @@ def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, envi
         if progress is not None:
             progress(result)
     return results
+
+
+def _held_revision(engine: Engine) -> Callable[[str, int], Any]:
+    """Revision N of an offering as the register holds it (its verified filing's offering), for verify to check a
+    "changes from revision N" section against; None when the register holds no verified revision N."""
+    def held(offering_id: str, revision: int) -> Any:
+        from rulegen.offering import OfferingLoadError, parse_offering
+
+        if not -INTEGER_MAX <= revision <= INTEGER_MAX:
+            return None
+        with engine.connect() as connection:
+            row = connection.execute(select(filings.c.offering_source, filings.c.offering_name).where(and_(
+                filings.c.offering_id == offering_id, filings.c.slot_revision == revision))).first()
+        if row is None or row.offering_source is None:
+            return None
+        try:
+            return parse_offering(bytes(row.offering_source), row.offering_name or "previous.yaml")
+        except (OfferingLoadError, InputError):
+            return None
+    return held
 
 
 def record(engine: Engine, report: VerifyReport, *, clock: Callable[[], _dt.datetime] | None = None) -> AddResult:
@@ -144,13 +170,15 @@ def record(engine: Engine, report: VerifyReport, *, clock: Callable[[], _dt.date
     try:
         with engine.begin() as connection:
             write_lock(connection)
-            if report.offering_id is not None and revision is not None:
+            if report.offering_id is not None and revision is not None and _holds_slot(report):
                 same = connection.execute(
                     select(filings.c.id, filings.c.received_at).where(
-                        and_(filings.c.offering_id == report.offering_id, filings.c.revision == revision))).first()
+                        and_(filings.c.offering_id == report.offering_id,
+                             filings.c.slot_revision == revision))).first()
                 if same is not None:
-                    result.refused = (f"revision {revision} of {report.offering_id} is already in the register "
-                                      f"as entry {same.id} (received {_iso(same.received_at)}); not recorded again")
+                    result.refused = (f"revision {revision} of {report.offering_id} is already in the register, "
+                                      f"verified, as entry {same.id} (received {_iso(same.received_at)}); not "
+                                      "recorded again")
                     result.flags.append(Flag("duplicate", result.refused))
                     return result
             result.flags.extend(_flags(connection, report, revision))
@@ -173,6 +201,11 @@ def record(engine: Engine, report: VerifyReport, *, clock: Callable[[], _dt.date
                           "the same moment; not recorded again")
         result.flags = [Flag("duplicate", result.refused)]
     return result
+
+
+def _holds_slot(report: VerifyReport) -> bool:
+    """Whether the filing takes its (offering id, revision) in the register: only a verified one does."""
+    return report.error is None and report.status == "verified"
 
 
 # The register's whole numbers are SQL INTEGER: 32 bits in PostgreSQL, 64 in SQLite. A filing claiming a
@@ -237,16 +270,17 @@ def _row(report: VerifyReport, received: _dt.datetime, result: AddResult) -> dic
         "changes": json.dumps(result.changes, ensure_ascii=False) if result.changes is not None else None,
         "offering_name": report.offering_name,
         "offering_source": report.offering_source,
+        "slot_revision": _revision(report) if _holds_slot(report) else None,
     }
 
 
 def _previous(connection: Connection, offering_id: str | None, revision: int | None) -> Row[Any] | None:
-    """The highest revision of the offering below this one (the one its changes are measured from)."""
+    """The highest verified revision of the offering below this one (the one its changes are measured from)."""
     if offering_id is None or revision is None:
         return None
     return connection.execute(
-        select(filings).where(and_(filings.c.offering_id == offering_id, filings.c.revision < revision))
-        .order_by(filings.c.revision.desc()).limit(1)).first()
+        select(filings).where(and_(filings.c.offering_id == offering_id, filings.c.slot_revision < revision))
+        .order_by(filings.c.slot_revision.desc()).limit(1)).first()
 
 
 def _flags(connection: Connection, report: VerifyReport, revision: int | None) -> list[Flag]:
@@ -258,8 +292,8 @@ def _flags(connection: Connection, report: VerifyReport, revision: int | None) -
     if report.offering_id is not None and revision is not None:
         previous = _previous(connection, report.offering_id, revision)
         later = connection.execute(
-            select(func.min(filings.c.revision)).where(and_(filings.c.offering_id == report.offering_id,
-                                                            filings.c.revision > revision))).scalar()
+            select(func.min(filings.c.slot_revision)).where(and_(filings.c.offering_id == report.offering_id,
+                                                                 filings.c.slot_revision > revision))).scalar()
         if previous is not None and revision - previous.revision > 1:
             missing = list(range(previous.revision + 1, revision))
             found.append(Flag("revision-gap", f"revision {revision} follows revision {previous.revision} (entry "
@@ -274,14 +308,25 @@ def _flags(connection: Connection, report: VerifyReport, revision: int | None) -
                 found.append(Flag("effective-date",
                                   f"effective {now.isoformat()}, earlier than revision {previous.revision}'s "
                                   f"{before.isoformat()} (entry {previous.id})"))
+            if previous.operator and report.operator and not _same_name(previous.operator, report.operator):
+                found.append(Flag("operator", f"revision {previous.revision} (entry {previous.id}) was "
+                                              f"{previous.operator}'s; this revision names {report.operator}"))
             if previous.jurisdiction and report.jurisdiction and previous.jurisdiction != report.jurisdiction:
                 found.append(Flag("jurisdiction", f"revision {previous.revision} (entry {previous.id}) was for "
                                                   f"{previous.jurisdiction}; this revision is for "
                                                   f"{report.jurisdiction}"))
-    if report.signer_fingerprint and report.operator:
+    if report.signed and report.signer_fingerprint and report.operator:
+        organization = report.signer_organization
+        if organization is None:
+            found.append(Flag("signer-operator", f"the signer's certificate ({report.signer}) names no organisation, "
+                                                 f"so nothing ties it to the operator {report.operator}"))
+        elif not _same_name(organization, report.operator):
+            found.append(Flag("signer-operator", f"the signer's certificate ({report.signer}) is "
+                                                 f"{organization}'s, not the operator's ({report.operator})"))
         others = connection.execute(
             select(filings.c.operator, func.min(filings.c.id)).where(and_(
                 filings.c.signer_fingerprint == report.signer_fingerprint, filings.c.operator.is_not(None),
+                filings.c.slot_revision.is_not(None),
                 filings.c.operator != report.operator)).group_by(filings.c.operator)
             .order_by(filings.c.operator)).all()
         if others:
@@ -291,6 +336,10 @@ def _flags(connection: Connection, report: VerifyReport, revision: int | None) -
                                                              for operator, entry in others)
                                                  + f", not only for {report.operator}"))
     return found
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 def _span(numbers: list[int]) -> str:
@@ -331,22 +380,18 @@ def _changes_section_problem(previous: Row[Any], report: VerifyReport) -> str | 
         return None
     if printed.get("from_revision") != previous.revision:
         return None  # it compares with a revision the register does not hold as the previous one
-    from rulegen.filing.diff import changes_section
-    from rulegen.filing.manifest import jsonable
+    from rulegen.filing.verify.package import changes_section_problem
     from rulegen.offering import OfferingLoadError, parse_offering
 
     try:
         before = parse_offering(bytes(previous.offering_source), previous.offering_name or "previous.yaml")
-        after = parse_offering(report.offering_source, report.offering_name or "offering.yaml")
-        expected = jsonable(changes_section(before, after))
     except (OfferingLoadError, InputError) as exc:
         return f"the changes section cannot be checked: {getattr(exc, 'message', exc)}"
-    if printed == expected:
+    problem = changes_section_problem(printed, before, report.offering_source, report.offering_name or "offering.yaml")
+    if problem is None:
         return None
-    differ = sorted(k for k in set(printed) | set(expected) if printed.get(k) != expected.get(k))
     return (f"the filing prints a \"changes from revision {previous.revision}\" section that is not the diff from "
-            f"revision {previous.revision} in the register (entry {previous.id}): it differs in "
-            + ", ".join(differ[:8]))
+            f"revision {previous.revision} in the register (entry {previous.id}): {problem}")
 
 
 # --- reading -------------------------------------------------------------------------------------------------------

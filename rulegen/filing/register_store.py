@@ -8,7 +8,7 @@ write lock is taken before anything is read; PostgreSQL: an advisory lock).
 Every write happens in a transaction that first takes the register's write lock (`write_lock`), so two
 `rulegen register add` at once are serialised where it matters: the checks that read earlier filings and
 the insert that follows see one consistent register, and the unique (offering id, revision) constraint
-refuses a duplicate whichever process comes second.
+of verified filings refuses a duplicate whichever process comes second.
 """
 
 from __future__ import annotations
@@ -82,7 +82,10 @@ filings = Table(
     Column("changes", Text),  # JSON: the diff to the previous revision, with the mathematics that changed
     Column("offering_name", Text),
     Column("offering_source", LargeBinary),  # the attached offering, for diffs against later revisions
-    UniqueConstraint("offering_id", "revision", name="uq_filings_offering_revision"),
+    # migration 0003: the revision of a verified filing, NULL for any other; a verified filing alone holds its
+    # (offering id, revision), so a draft or a failed filing received first cannot keep the genuine one out.
+    Column("slot_revision", Integer),
+    UniqueConstraint("offering_id", "slot_revision", name="uq_filings_offering_slot"),
 )
 
 flags = Table(

@@ -7,7 +7,8 @@ against the rendering before it (revision 0): pyHanko's own rules (the catalog, 
 metadata, object and cross-reference streams, the creation and filling of a signature field and the binding of
 its widget to a page), with one addition: a rendering has no form, and the signing revision may create one that
 holds nothing but the new signature field. The revision passes when pyHanko rates it form filling at most and
-the only field it touches is rulegen's signature field.
+the only field it touches is rulegen's signature field, and the document information and XMP metadata state what the
+rendering's state but for what signing writes there (producer, modification date): nothing a viewer shows.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ def signing_revision_problem(reader: Any, signature_field: str) -> str | None:
                                                 new=reader.get_historical_resolver(SIGNED_REVISION))
     except SuspiciousModification as exc:
         return f"pyHanko's difference analysis finds a change beyond the signature: {_first_line(exc)}"
+    except RecursionError:
+        return "the signing revision cannot be analysed: its objects are nested deeper than any PDF rulegen writes"
     except Exception as exc:  # a malformed revision is a failed check, never a crash
         return f"the signing revision cannot be analysed: {type(exc).__name__}: {_first_line(exc)}"
     level = result.modification_level
@@ -104,7 +107,7 @@ def signing_revision_problem(reader: Any, signature_field: str) -> str | None:
     if fields != {signature_field}:
         return ("it touches the form field(s) " + (", ".join(sorted(map(repr, fields))) or "none")
                 + f", not exactly the signature field {signature_field!r}")
-    return _info_problem(reader)
+    return _info_problem(reader) or _metadata_problem(reader)
 
 
 # What signing may change in the document information: pyHanko stamps its name and the time. pyHanko's own rule
@@ -134,6 +137,109 @@ def _info_problem(reader: Any) -> str | None:
     if changed:
         return "it changes the document information beyond the producer and modification date: " + ", ".join(changed)
     return None
+
+
+# What signing may change in the XMP metadata: pyHanko writes the packet again in its own layout (which no viewer
+# shows) with its name as the producer and the signing time as the modification date. pyHanko's own rule for the
+# metadata admits any well-formed packet (a new title or description a viewer would show).
+SIGNING_XMP_PROPERTIES = frozenset({
+    "{http://ns.adobe.com/pdf/1.3/}Producer",
+    "{http://ns.adobe.com/xap/1.0/}ModifyDate",
+    "{http://ns.adobe.com/xap/1.0/}MetadataDate",
+})
+MAX_XMP_BYTES = 1 << 20  # rulegen's renderings carry under a kilobyte of metadata
+_RDF = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}"
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+class _UnreadableXmp(Exception):
+    pass
+
+
+def _metadata_problem(reader: Any) -> str | None:
+    """The XMP metadata of the signing revision states what the rendering's states, but for the producer and the
+    dates signing writes: its properties are compared one by one, whatever the packet's layout."""
+    from pyhanko.pdf_utils import generic
+
+    def packet(revision: int) -> bytes | None:
+        resolver = reader.get_historical_resolver(revision)
+        root = resolver.get_object(resolver.trailer_view.raw_get("/Root").reference)
+        try:
+            value = root.raw_get("/Metadata")
+        except KeyError:
+            return None
+        if isinstance(value, generic.IndirectObject):
+            value = resolver.get_object(value.reference)
+        if not isinstance(value, generic.StreamObject):
+            raise _UnreadableXmp("it is not a stream")
+        if len(value.encoded_data) > MAX_XMP_BYTES:
+            raise _UnreadableXmp(f"it is larger than {MAX_XMP_BYTES >> 20} MiB")
+        data = value.data
+        if len(data) > MAX_XMP_BYTES:
+            raise _UnreadableXmp(f"it is larger than {MAX_XMP_BYTES >> 20} MiB")
+        return bytes(data)
+
+    try:
+        before, after = packet(SIGNED_REVISION - 1), packet(SIGNED_REVISION)
+        if before == after:
+            return None
+        if before is None or after is None:
+            return "it " + ("adds" if before is None else "removes") + " the document's XMP metadata"
+        old, new = _xmp_properties(before), _xmp_properties(after)
+    except _UnreadableXmp as exc:
+        return f"its XMP metadata cannot be read: {exc}"
+    except Exception as exc:
+        return f"its XMP metadata cannot be read: {type(exc).__name__}"
+    changed = sorted({name for name, _ in old ^ new} - SIGNING_XMP_PROPERTIES)
+    if changed:
+        return "it changes the XMP metadata beyond the producer and modification date: " + ", ".join(
+            _short(name) for name in changed[:8])
+    return None
+
+
+def _xmp_properties(packet: bytes) -> set[tuple[str, str]]:
+    """The properties an XMP packet states, as (property, value) pairs: each rdf:Description's attributes and
+    child elements, a structured value (a language alternative, a list) written out in one canonical form."""
+    import xml.etree.ElementTree as ET
+
+    if b"<!DOCTYPE" in packet or b"<!ENTITY" in packet:
+        raise _UnreadableXmp("it declares a document type or entities, which XMP never does")
+    try:
+        root = ET.fromstring(packet)
+    except ET.ParseError:
+        raise _UnreadableXmp("it is not well-formed XML") from None
+    found: set[tuple[str, str]] = set()
+    descriptions = list(root.iter(f"{_RDF}Description"))
+    rdf = next(root.iter(f"{_RDF}RDF"), None)
+    if rdf is not None and any(child.tag != f"{_RDF}Description" for child in rdf):
+        raise _UnreadableXmp("its RDF holds something other than descriptions")
+    for description in descriptions:
+        for name, value in description.attrib.items():
+            if name != f"{_RDF}about":
+                found.add((name, value))
+        for child in description:
+            found.add((child.tag, _canonical(child)))
+    return found
+
+
+def _canonical(element: Any) -> str:
+    """A property's value in one form, whether written as an attribute, text, or nested RDF."""
+    if len(element) == 0:
+        return (element.text or "").strip()
+    parts = []
+    for node in element.iter():
+        if node is element:
+            continue
+        attributes = sorted((k, v) for k, v in node.attrib.items() if k == _XML_LANG or not k.startswith(_RDF))
+        parts.append(f"<{node.tag} {attributes}>{(node.text or '').strip()}")
+    return "".join(parts)
+
+
+def _short(name: str) -> str:
+    prefixes = {"http://purl.org/dc/elements/1.1/": "dc:", "http://ns.adobe.com/xap/1.0/": "xmp:",
+                "http://ns.adobe.com/pdf/1.3/": "pdf:", "http://www.aiim.org/pdfa/ns/id/": "pdfaid:"}
+    namespace, _, local = name[1:].partition("}")
+    return prefixes.get(namespace, namespace + " ") + local if name.startswith("{") else name
 
 
 def _first_line(exc: BaseException) -> str:

@@ -30,15 +30,20 @@ def offering_from_path(path: str | Path, display: str | None = None) -> Offering
     return parse_offering(source, f"{shown}:{name}")
 
 
-MAX_FILING_READ = 256 * 1024 * 1024  # a filing's rules.pdf is far smaller; an offering file is at most 1 MiB
+MAX_FILING_READ = 64 * 1024 * 1024  # a filing's rules.pdf is far smaller; an offering file is at most 1 MiB
 
 
 def _offering_in_filing(data: bytes, display: str) -> tuple[bytes, str]:
     from rulegen.filing.manifest import MANIFEST_NAME, ManifestError, read_manifest, sha256
-    from rulegen.filing.pdf import embedded_files, open_reader
+    from rulegen.filing.pdf import FilingFormatError, embedded_files, open_reader
 
     try:
         files = {f.name: f.data for f in embedded_files(open_reader(data))}
+    except FilingFormatError as exc:
+        raise InputError(f"{display}: the filing cannot be read: {exc}") from None
+    except RecursionError:
+        raise InputError(f"{display}: the filing cannot be read: its objects are nested deeper than any PDF rulegen "
+                         "writes") from None
     except Exception as exc:
         raise InputError(f"{display}: the filing's attachments cannot be read ({type(exc).__name__})") from None
     try:

@@ -35,6 +35,9 @@ Order of the checks, each reported with a reason:
   outputs     the whole package: every output the manifest lists, and manifest.json, is beside the filing and
               matches; a missing file or a file the manifest does not list fails
   rules       the shipped jurisdiction data and schemas, and the findings they give now, against the manifest's
+  changes     (full verification) a "changes from revision N" section, which the signed offering alone does not
+              give, is the diff from revision N as the caller gives it (verify --previous; the register's revision
+              N); without revision N it is not reproduced and the filing fails
   reproduce   (full verification; not with --integrity-only) the build layer's renderer builds the signed
               offering and its logo again, with fresh math and only the build options the offering does not carry;
               every file equals the package's byte for byte: rules.pdf up to the signature's update, rules.html,
@@ -54,26 +57,31 @@ from rulegen.errors import ExitCode, InputError
 from rulegen.filing.manifest import sha256
 from rulegen.filing.rebuild import Reproducer
 from rulegen.filing.verify.common import _read
-from rulegen.filing.verify.package import PackageChecks
+from rulegen.filing.verify.package import PackageChecks, PreviousRevision
 from rulegen.filing.verify.report import STATUSES, Check, VerifyReport
 from rulegen.filing.verify.signature import SignatureChecks, _quiet_pyhanko
 from rulegen.filing.verify.trust import CERTIFICATE_SUFFIXES, TRUST_ENV, PathsArgument, load_trust_roots, trust_paths
 
 __all__ = [
-    "CERTIFICATE_SUFFIXES", "STATUSES", "TRUST_ENV", "Check", "PathsArgument", "VerifyReport", "filing_paths",
+    "CERTIFICATE_SUFFIXES", "STATUSES", "TRUST_ENV", "Check", "PathsArgument", "PreviousRevision", "VerifyReport",
+    "filing_paths",
     "load_trust_roots", "summary", "trust_paths", "verify_filing", "verify_paths",
 ]
 
 
 def verify_filing(path: str | Path, *, trust: PathsArgument = None, reproduce: Reproducer | None = None,
                   strict: bool = False, roots: list[Any] | None = None,
-                  environ: Mapping[str, str] | None = None) -> VerifyReport:
+                  environ: Mapping[str, str] | None = None, previous: PreviousRevision | None = None) -> VerifyReport:
     """Every check on the filing at `path` (its rules.pdf, or its build folder); its package is the folder.
 
     `reproduce` is the renderer that builds the whole package again from the signed offering, with the versions of
     the libraries it renders with (`rulegen.assemble.reproduce_filing_for_verify`): every file must equal the fresh
     one, and only then is the filing VERIFIED. Without it the checks are integrity only (status "intact" at best,
     never "verified").
+
+    A filing that prints a "changes from revision N" section is VERIFIED only when `previous` gives revision N
+    of the offering (`previous(offering_id, N)`) and the section is the diff from it: the signed offering alone
+    does not give that section, so without revision N it is not reproduced, and the filing fails.
 
     Trust roots are `roots` (already loaded) or read from `trust` and RULEGEN_TRUST. Raises InputError (exit
     2) only when the file cannot be read, is not a PDF at all, or the trust roots cannot be used; everything
@@ -92,7 +100,7 @@ def verify_filing(path: str | Path, *, trust: PathsArgument = None, reproduce: R
         raise InputError(f"{path} is not a PDF; give the filing's rules.pdf")
     report.rules_sha256 = sha256(data)
     with _quiet_pyhanko():
-        _Verifier(report, path, data, roots).run(reproduce=reproduce)
+        _Verifier(report, path, data, roots).run(reproduce=reproduce, previous=previous)
     report.seconds = time.perf_counter() - began
     return report
 
@@ -109,11 +117,12 @@ def filing_paths(paths: Iterable[str | Path]) -> list[tuple[Path, str | None]]:
             if (path / "rules.pdf").is_file():
                 found.append((path / "rules.pdf", None))
                 continue
-            under = sorted(p for p in path.rglob("rules.pdf") if p.is_file()
-                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
-            if not under:
+            under, too_deep = _filings_under(path)
+            if not under and not too_deep:
                 found.append((path, f"{path} is a folder with no rules.pdf under it"))
             found.extend((p, None) for p in under)
+            found.extend((p, f"{p} is nested more than {MAX_FOLDER_DEPTH} folders deep under {path}; a filing is "
+                             "not searched for that deep (give its folder itself)") for p in too_deep)
         elif path.exists():
             found.append((path, None))
         else:
@@ -121,9 +130,44 @@ def filing_paths(paths: Iterable[str | Path]) -> list[tuple[Path, str | None]]:
     return found
 
 
+MAX_FOLDER_DEPTH = 32  # how deep under a folder given a filing is searched for
+
+
+def _filings_under(top: Path) -> tuple[list[Path], list[Path]]:
+    """Every rules.pdf under `top` (a regular file, in a folder reached through no symbolic link or hidden folder),
+    in name order, and the folders deeper than MAX_FOLDER_DEPTH, which are not searched. The walk keeps its own
+    stack: a folder nested thousands deep is one finding, never a recursion error, and an unreadable folder is
+    passed over."""
+    import os
+
+    found: list[Path] = []
+    too_deep: list[Path] = []
+    stack: list[tuple[Path, int]] = [(top, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = sorted((entry.name, entry.is_dir(follow_symlinks=False),
+                                 entry.is_file(follow_symlinks=False)) for entry in entries)
+        except OSError:
+            continue
+        for name, is_dir, is_file in listed:
+            if name.startswith("."):
+                continue
+            if is_file and name == "rules.pdf":
+                found.append(folder / name)
+            elif is_dir:
+                if depth + 1 > MAX_FOLDER_DEPTH:
+                    too_deep.append(folder / name)
+                else:
+                    stack.append((folder / name, depth + 1))
+    return sorted(found), sorted(too_deep)
+
+
 def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, reproduce: Reproducer | None = None,
                  strict: bool = False, environ: Mapping[str, str] | None = None,
-                 progress: Callable[[VerifyReport], None] | None = None) -> list[VerifyReport]:
+                 progress: Callable[[VerifyReport], None] | None = None,
+                 previous: PreviousRevision | None = None) -> list[VerifyReport]:
     """One report per filing under `paths` (see filing_paths), going on past any that cannot be used: those
     get a report with `error` set (exit 2). Unusable trust roots stop everything first (InputError)."""
     roots = load_trust_roots(trust_paths(trust, environ))
@@ -131,7 +175,7 @@ def verify_paths(paths: Iterable[str | Path], *, trust: PathsArgument = None, re
     for path, problem in filing_paths(paths):
         if problem is None:
             try:
-                report = verify_filing(path, reproduce=reproduce, strict=strict, roots=roots)
+                report = verify_filing(path, reproduce=reproduce, strict=strict, roots=roots, previous=previous)
             except InputError as exc:
                 report = VerifyReport(str(path), strict=strict, error=exc.message, trust_roots=len(roots),
                                       integrity_only=reproduce is None)
@@ -156,7 +200,7 @@ def summary(reports: list[VerifyReport]) -> dict[str, Any]:
 class _Verifier(SignatureChecks, PackageChecks):
     """Every check, in the order the module's docstring gives."""
 
-    def run(self, *, reproduce: Reproducer | None) -> None:
+    def run(self, *, reproduce: Reproducer | None, previous: PreviousRevision | None) -> None:
         if not self._structure():
             return
         self._signature()
@@ -166,3 +210,4 @@ class _Verifier(SignatureChecks, PackageChecks):
         self._rules()
         if reproduce is not None:
             self._reproduce(reproduce)
+            self._changes(previous)

@@ -12,7 +12,7 @@ from rulegen.filing.manifest import Manifest
 from rulegen.filing.verify.report import VerifyReport
 
 
-MAX_FILING_BYTES = 256 * 1024 * 1024  # far above any rules.pdf; a bound on what one check reads into memory
+MAX_FILING_BYTES = 64 * 1024 * 1024  # far above any rules.pdf (a few MiB with a 5 MiB logo): what one check reads
 
 
 def _read(path: Path, *, follow_symlinks: bool = True) -> bytes:
@@ -71,10 +71,27 @@ def _asn1_name(cert: Any, issuer: bool = False) -> str:
     return str(common or organization or name.human_friendly)
 
 
+def _organization(cert: Any) -> str | None:
+    """The organisation the certificate's subject names (the first, if several); None if it names none."""
+    try:
+        organization = cert.subject.native.get("organization_name")
+    except Exception:
+        return None
+    if isinstance(organization, list):
+        organization = organization[0] if organization else None
+    return str(organization) if organization else None
+
+
 def _when(moment: _dt.datetime | None) -> str:
     return "an unknown time" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S %Z").strip()
 
 
+NESTED_TOO_DEEP = ("its objects are nested deeper than any PDF rulegen writes (so deep that reading them would "
+                   "exhaust the reader's stack); it is not a filing rulegen built")
+
+
 def _reason(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return NESTED_TOO_DEEP
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -7,9 +7,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulegen.errors import InputError
 from rulegen.filing.manifest import (
@@ -19,18 +19,30 @@ from rulegen.filing.manifest import (
 from rulegen.filing.rebuild import REPRODUCED_FILES, Reproducer
 from rulegen.filing.verify.common import FilingState, _read, _reason, _str, _text_or_none
 
+if TYPE_CHECKING:
+    from rulegen.offering import Offering
+
+# Revision N of an offering, by its id and N, where the caller holds it (verify --previous, the register); None
+# where it does not.
+PreviousRevision = Callable[[str, int], "Offering | None"]
+
 SIGNOFF_ROLES = ("prepared", "reviewed", "approved")
+# The documents a build writes beside rules.pdf and manifest.json, each listed in the manifest's outputs.
+PACKAGE_DOCUMENTS = tuple(name for name in REPRODUCED_FILES if name not in ("rules.pdf", MANIFEST_NAME))
 
 
 class PackageChecks(FilingState):
     """What the filing carries and what lies beside it."""
 
     def _attachments(self) -> None:
-        from rulegen.filing.pdf import embedded_files
+        from rulegen.filing.pdf import FilingFormatError, embedded_files
 
         report = self.report
         try:
             files = embedded_files(self.reader)
+        except FilingFormatError as exc:
+            report.add("manifest", False, f"the attachments cannot be read: {exc}")
+            return
         except Exception as exc:
             report.add("manifest", False, f"the attachments cannot be read: {_reason(exc)}")
             return
@@ -150,6 +162,9 @@ class PackageChecks(FilingState):
         missing: list[str] = []
         wrong: list[str] = []
         listed = manifest["outputs"]
+        # Every build writes the same documents: a manifest that leaves one out does not make the package whole
+        # without it (the manifest is the filer's to write; the list of documents a filing has is rulegen's).
+        unlisted = [name for name in PACKAGE_DOCUMENTS if name not in listed]
         for name, entry in sorted(listed.items()):
             if "/" in name or "\\" in name or name.startswith("."):
                 wrong.append(f"{name!r} (not a plain file name)")
@@ -182,6 +197,8 @@ class PackageChecks(FilingState):
             return
         extra = [name for name in present if name.rstrip("/") not in expected]
         problems = []
+        if unlisted:
+            problems.append("the manifest does not list " + ", ".join(unlisted) + ", which every rulegen filing has")
         if wrong:
             problems.append("changed since the build: " + ", ".join(wrong))
         if missing:
@@ -313,6 +330,59 @@ class PackageChecks(FilingState):
             report.reproduced = True
             report.add("reproduce", True, "rulegen built the signed offering again and reproduced every byte: "
                        + ", ".join(sizes))
+
+
+    def _changes(self, previous: PreviousRevision | None) -> None:
+        """The "changes from revision N" section the filing prints: its signed offering gives only its own
+        revision, so the reproduction takes the section from the manifest; it holds only when it is the diff from
+        revision N as `previous` gives it."""
+        report, manifest = self.report, self.manifest
+        if manifest is None or report.offering_source is None:
+            return
+        printed = manifest["options"].get("changes")
+        if printed is None:
+            return
+        if not isinstance(printed, dict):
+            report.add("changes", False, "the manifest's changes section is not a section rulegen writes")
+            return
+        revision = printed.get("from_revision")
+        if not isinstance(revision, int) or isinstance(revision, bool) or report.offering_id is None:
+            report.add("changes", False, "the filing prints a changes section from no revision it names; rulegen "
+                                         "writes one only from a previous revision's number")
+            return
+        before = previous(report.offering_id, revision) if previous is not None else None
+        if before is None:
+            report.add("changes", False, f"the filing prints a \"changes from revision {revision}\" section, which "
+                                         "its signed offering does not give (it comes from the manifest), so it is "
+                                         f"not reproduced here: give revision {revision} (--previous its offering "
+                                         "or filing) to check it, or add the filing to a register that holds "
+                                         f"revision {revision}")
+            return
+        problem = changes_section_problem(printed, before, report.offering_source,
+                                          report.offering_name or "offering.yaml")
+        if problem is not None:
+            report.add("changes", False, f"the \"changes from revision {revision}\" section is not the diff from "
+                                         f"revision {revision}: {problem}")
+        else:
+            report.add("changes", True, f"the \"changes from revision {revision}\" section is the diff from "
+                                        f"revision {revision} ({printed.get('count')} change(s))")
+
+
+def changes_section_problem(printed: Mapping[str, Any], before: Offering, source: bytes, name: str) -> str | None:
+    """None when `printed` is the changes section a build of the offering `source` gives from `before`; else the
+    fields that differ, in a few words."""
+    from rulegen.filing.diff import changes_section
+    from rulegen.filing.manifest import jsonable
+    from rulegen.offering import OfferingLoadError, parse_offering
+
+    try:
+        expected = jsonable(changes_section(before, parse_offering(source, name)))
+    except (OfferingLoadError, InputError) as exc:
+        return f"it cannot be checked: {getattr(exc, 'message', exc)}"
+    if printed == expected:
+        return None
+    differ = sorted(k for k in set(printed) | set(expected) if printed.get(k) != expected.get(k))
+    return "it differs in " + ", ".join(differ[:8])
 
 
 _REPRODUCTIONS: dict[str, dict[str, bytes]] = {}

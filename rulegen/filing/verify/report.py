@@ -45,6 +45,7 @@ class VerifyReport:
     signer: str | None = None
     signer_subject: str | None = None
     signer_fingerprint: str | None = None  # SHA-256 of the signer certificate's DER bytes, lower-case hex
+    signer_organization: str | None = None  # the organisation the signer's certificate names, if any
     signing_time: str | None = None
     trusted: bool | None = None  # None: not reached (no intact signature to check the signer of)
     trust_roots: int = 0

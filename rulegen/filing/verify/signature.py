@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from rulegen.filing.manifest import sha256
-from rulegen.filing.verify.common import FilingState, _asn1_name, _first_line, _reason, _when
+from rulegen.filing.verify.common import FilingState, _asn1_name, _first_line, _organization, _reason, _when
 from rulegen.filing.verify.trust import TRUST_ENV
 
 
@@ -34,13 +34,16 @@ class SignatureChecks(FilingState):
     """The PDF and its signature."""
 
     def _structure(self) -> bool:
-        from rulegen.filing.pdf import open_reader, revision_end
+        from rulegen.filing.pdf import FilingFormatError, open_reader, revision_end
 
         report = self.report
         try:
             self.reader = open_reader(self.data)
             revisions = self.reader.xrefs.total_revisions
             self.signatures = list(self.reader.embedded_signatures)
+        except FilingFormatError as exc:
+            report.add("pdf", False, f"cannot be read as a filing: {exc}")
+            return False
         except Exception as exc:
             report.add("pdf", False, f"cannot be read as a PDF: {_reason(exc)}")
             return False
@@ -107,6 +110,7 @@ class SignatureChecks(FilingState):
         report.signer = self.certificate_name = _asn1_name(cert)
         report.signer_subject = cert.subject.human_friendly
         report.signer_fingerprint = fingerprint = sha256(cert.dump())
+        report.signer_organization = _organization(cert)
         report.signing_time = signing_time.isoformat() if signing_time else None
         key_usage = KeyUsageConstraints(key_usage={"digital_signature", "non_repudiation"}, match_all_key_usages=False)
         context = ValidationContext(trust_roots=list(self.roots or []), allow_fetching=False, moment=signing_time,
