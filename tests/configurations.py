@@ -134,7 +134,7 @@ def _md() -> dict[str, list[Change]]:
         "no-fcb-no-spin": [DEALING["shoe-manual-1"], without("five_card_bonus", "bonus_spin"),
                            displays("layout", "layout")],
         "spin-only": [DEALING["autoshoe-auto-2"], without("five_card_bonus")],
-        "lower-limit": [limit(40000), without("bonus_spin")],
+        "limit-no-spin": [limit(50000), without("bonus_spin")],
     }
 
 

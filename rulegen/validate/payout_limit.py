@@ -56,10 +56,10 @@ def payout_limit(ctx: Context, check: Check) -> None:
                     f"payout_limit.amount is {dollars(amount)}, above the {dollars(figure)} the aggregate payout "
                     f"limit may not exceed; {how}", rule.citation)
         elif kind == "at_most_greater_of" and amount < figure:
-            cut = (f"; a limit below {dollars(max_win.amount)} would cut wins a minimum bettor can reach"
-                   if amount < max_win.amount else "")
-            ctx.add(check, node, "warning",
-                    f"payout_limit.amount is {dollars(amount)}, below {dollars(figure)}; {how}{cut}", rule.citation)
+            ctx.add(check, node, "error",
+                    f"payout_limit.amount is {dollars(amount)}, below {dollars(figure)}: every winning wager is paid "
+                    f"at the table's odds, and the limit may cut a payout only above the greater figure; {how}",
+                    rule.citation)
         elif kind == "operator_cap" and amount < max_win.amount:
             ctx.add(check, node, "warning",
                     f"payout_limit.amount is {dollars(amount)}, below the maximum win per round at the minimum "
