@@ -130,7 +130,8 @@ def test_quiet_leaves_notes_out_and_still_counts_them(tmp_path):
 
 
 def test_quiet_keeps_errors_and_warnings(tmp_path):
-    path = mutated(tmp_path, "md", {("table", "postions"): 6, ("payout_limit", "amount"): 40000})
+    # a typo'd key (an error) and the house's own $3,000 cap below the maximum win (a warning)
+    path = mutated(tmp_path, "house", {("table", "postions"): 6})
     result = CliRunner().invoke(app, ["validate", "-q", str(path)])
     assert result.exit_code == 1
     levels = [line.split(": ")[1] for line in result.stdout.splitlines()[:-1]]
