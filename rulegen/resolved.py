@@ -496,9 +496,8 @@ def resolved_bonus_spin(jurisdiction: Jurisdiction, spin: Mapping) -> ResolvedBo
 
 def _settled_after_fold(jurisdiction: Jurisdiction) -> bool:
     """The jurisdiction's reading: a folding player's Bonus Spin wager stays and is settled on the hole cards."""
-    rules = jurisdiction.data.get("rules") or {}
-    entry = rules.get("bonus_spin_after_fold") if isinstance(rules, Mapping) else None
-    return isinstance(entry, Mapping) and entry.get("value") == "settled"
+    rule = jurisdiction.rule("bonus_spin_after_fold")
+    return rule is not None and rule.value == "settled"
 
 
 def money_key(amount) -> str:

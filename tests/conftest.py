@@ -111,3 +111,19 @@ def numba_kernels_compiled_once(tmp_path_factory, math_cache):
                 fcntl.flock(handle, fcntl.LOCK_EX)  # until the worker that took it is done
                 fcntl.flock(handle, fcntl.LOCK_UN)
     yield
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL server on 127.0.0.1 for the tests of this session (tests/pgserver.py), stopped at its end; the
+    tests skip without the server binaries, unless RULEGEN_REQUIRE_POSTGRES asks for it (CI)."""
+    from tests import pgserver
+
+    try:
+        server = pgserver.PostgresServer().start()
+    except pgserver.PostgresUnavailable as exc:
+        if os.environ.get(pgserver.REQUIRE_ENV):
+            pytest.fail(f"PostgreSQL is required ({pgserver.REQUIRE_ENV} is set): {exc}")
+        pytest.skip(f"PostgreSQL server not available: {exc}")
+    yield server
+    server.stop()

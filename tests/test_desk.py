@@ -333,20 +333,6 @@ def test_desk_user_add_refuses_a_role_it_does_not_know_and_a_short_password(tmp_
     assert asked.exit_code == 0 and "user eve added (analyst)" in asked.stdout
 
 
-@pytest.fixture(scope="module")
-def postgres():
-    from tests import pgserver
-
-    try:
-        server = pgserver.PostgresServer().start()
-    except pgserver.PostgresUnavailable as exc:
-        if os.environ.get(pgserver.REQUIRE_ENV):
-            pytest.fail(f"PostgreSQL is required ({pgserver.REQUIRE_ENV} is set): {exc}")
-        pytest.skip(f"PostgreSQL server not available: {exc}")
-    yield server
-    server.stop()
-
-
 def test_the_desk_keeps_its_queue_and_events_in_postgresql(tmp_path, pki, filings, postgres):
     """An office's desk on PostgreSQL: the desk's tables beside the register's, a filing received and decided."""
     engine = open_register(postgres.create_database(f"desk_{os.getpid()}"))

@@ -5,6 +5,8 @@ import itertools
 import random
 from decimal import Decimal
 
+import pytest
+
 
 from rulegen.game import STANDARD_ANTE, STANDARD_FIVE_CARD_BONUS, STANDARD_RULES, GameRules, Paytable, settle_round
 from rulegen.cards import Card
@@ -147,3 +149,13 @@ def test_a_bonus_spin_the_limit_covers_counts_its_prize_in_a_triggering_deal():
     assert settled.net + 15 == result.amount
     # without the Bonus Spin counted, the royal-and-straight-flush deal stands
     assert max_win_per_round(rules, Decimal(5), Decimal(1), MAIN | {"five_card_bonus"}).amount == Decimal(16520)
+
+
+def test_a_six_card_bonus_paying_a_better_hand_less_is_refused():
+    # the class search takes the best hand as the best pay: a table where a flush pays more than a full house
+    # breaks that, and the figure is refused rather than computed wrong
+    backwards = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 200, "four_of_a_kind": 50,
+                                       "full_house": 10, "flush": 15, "straight": 10, "three_of_a_kind": 5})
+    rules = dataclasses.replace(HOUSE, six_card_bonus=backwards)
+    with pytest.raises(ValueError, match="pays a better hand less"):
+        max_win_per_round(rules, Decimal(2), Decimal(2), MAIN | {"five_card_bonus", "six_card_bonus"})

@@ -24,7 +24,6 @@ from rulegen.cli import app
 
 
 from tests import filing_factory as factory  # noqa: E402
-from tests import pgserver  # noqa: E402
 
 ID, OPERATOR = "filing-test-pa", "Test Pennsylvania Casino"
 
@@ -85,21 +84,6 @@ def corpus(tmp_path_factory, pki) -> dict[str, Path]:
     made["draft"] = factory.build(root / "draft" / "filing", None, final=False,
                                   text=variant(offering_id="draft-pa")).parent
     return made
-
-
-_SERVER = {}
-
-
-@pytest.fixture(scope="session")
-def postgres():
-    try:
-        server = pgserver.PostgresServer().start()
-    except pgserver.PostgresUnavailable as exc:
-        if os.environ.get(pgserver.REQUIRE_ENV):
-            pytest.fail(f"PostgreSQL is required ({pgserver.REQUIRE_ENV} is set): {exc}")
-        pytest.skip(f"PostgreSQL server not available: {exc}")
-    yield server
-    server.stop()
 
 
 _NUMBERS = itertools.count(1)

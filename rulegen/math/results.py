@@ -169,8 +169,35 @@ class MonteCarloResult:
 MAIN_GAME_UNITS = "per unit of one ante; each round wagers two equal antes"
 
 
+class MainGameRates:
+    """The figures derived from a main game's exact expectation, wager, hit frequency and variance (per ante): one
+    definition for the exact analysis and for a sweep's figures of one paytable."""
+    ev_per_ante: Fraction
+    average_total_wager_exact: Fraction
+    hit_frequency_exact: Fraction
+    variance: Fraction
+
+    @property
+    def house_edge_per_ante(self) -> float:
+        return float(-self.ev_per_ante)
+
+    @property
+    def element_of_risk(self) -> float:
+        return float(-self.ev_per_ante / self.average_total_wager_exact)
+
+    @property
+    def hit_frequency(self) -> float:
+        return float(self.hit_frequency_exact)
+
+    @property
+    def standard_deviation(self) -> float:
+        import math
+
+        return math.sqrt(self.variance)
+
+
 @dataclass(frozen=True)
-class MainGameAnalysis:
+class MainGameAnalysis(MainGameRates):
     """The exact analysis of the main game under the EV-maximising strategy, per unit of one ante."""
     paytables: PaytableIdentity
     ev_per_ante: Fraction
@@ -191,30 +218,12 @@ class MainGameAnalysis:
     units: str = MAIN_GAME_UNITS
 
     @property
-    def house_edge_per_ante(self) -> float:
-        return float(-self.ev_per_ante)
-
-    @property
     def house_edge_per_initial_wager(self) -> float:
         return float(-self.ev_per_ante / 2)
 
     @property
     def average_total_wager(self) -> float:
         return float(self.average_total_wager_exact)
-
-    @property
-    def element_of_risk(self) -> float:
-        return float(-self.ev_per_ante / self.average_total_wager_exact)
-
-    @property
-    def hit_frequency(self) -> float:
-        return float(self.hit_frequency_exact)
-
-    @property
-    def standard_deviation(self) -> float:
-        import math
-
-        return math.sqrt(self.variance)
 
     def to_json(self) -> dict:
         """The spec's `main_game` keys first, then the par-sheet detail."""

@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
-import math
 import os
 import tempfile
 import threading
@@ -36,6 +35,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulegen.math.results import MainGameRates
 from rulegen.math.deals import (
     ACROSS_PAIRS, DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, TOTAL_DEALS, integer_payouts, starting_hands,
 )
@@ -301,7 +301,7 @@ def forget() -> None:
 # --- one paytable's figures -------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class MainGameFigures:
+class MainGameFigures(MainGameRates):
     """The main game's exact figures for one paytable, per unit of one ante: each equal to the exact analysis's
     (`rulegen.math.results.MainGameAnalysis`) field of the same name."""
     ev_per_ante: Fraction
@@ -311,22 +311,6 @@ class MainGameFigures:
     across_decision: dict[str, str]
     ev_per_hand: tuple[tuple[int, int, int], ...]  # per starting hand: results summed for fold / 1x / 3x (scaled)
     scale: int
-
-    @property
-    def house_edge_per_ante(self) -> float:
-        return float(-self.ev_per_ante)
-
-    @property
-    def element_of_risk(self) -> float:
-        return float(-self.ev_per_ante / self.average_total_wager_exact)
-
-    @property
-    def hit_frequency(self) -> float:
-        return float(self.hit_frequency_exact)
-
-    @property
-    def standard_deviation(self) -> float:
-        return math.sqrt(self.variance)
 
 
 @dataclass(frozen=True, eq=False)

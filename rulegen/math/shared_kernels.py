@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit
 
 from rulegen.math.exact_kernels import (
-    ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS, N_CLASSES, N_LOCAL_PAIRS, _across_orbits, _hand_tables, _pay_class,
+    ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS, N_CLASSES, N_LOCAL_PAIRS, _across_orbits, _choose, _hand_tables,
+    _pay_class,
 )
 from rulegen.math.fasteval import popcount
 
@@ -128,19 +129,6 @@ def hand_counts(h0, h1, suit_perms):
             run = 1
         entry_offsets[r + 1] = e
     return weights, keys[:n_keys].copy(), entry_offsets, entry_key[:e].copy(), entry_count[:e].copy()
-
-
-@njit(cache=True, inline="always")
-def _choose(fold, one, three):
-    choice = 0
-    best = fold
-    if one > best:
-        choice = 1
-        best = one
-    if three > best:
-        choice = 3
-        best = three
-    return choice, best
 
 
 @njit(cache=True, nogil=True)
