@@ -1,4 +1,5 @@
 import json
+import math
 from decimal import Decimal
 
 import pytest
@@ -67,6 +68,18 @@ def test_house_sample():
     assert data["six_card_bonus"]["house_edge"] > 0
     assert data["payout_cap"]["amount"] == 3000
     assert [row["which"] for row in data["payout_cap"]["at"]] == ["minimum", "maximum"]
+    # The cap on each bonus by itself, against counting by hand: the $3,000 cap binds on a 6 Card Bonus only on a
+    # royal flush at $10 (1,000 to 1, $10,000; a straight flush pays $2,000); a six-card set holds a royal flush in
+    # 4 x 47 ways of C(52, 6), and each such set loses $7,000 to the cap. The 5 Card Bonus never reaches it.
+    rows = {(row["wager"], row["which"]): row for row in data["payout_cap"]["bonuses"]}
+    assert set(rows) == {(w, m) for w in ("five_card_bonus", "six_card_bonus") for m in ("minimum", "maximum")}
+    sets = math.comb(52, 6)
+    assert rows["six_card_bonus", "maximum"]["probability_cap_binds"] == pytest.approx(4 * 47 / sets, rel=1e-12)
+    assert rows["six_card_bonus", "maximum"]["ev_removed_per_wager_dollars"] == pytest.approx(4 * 47 * 7000 / sets)
+    assert rows["six_card_bonus", "maximum"]["house_edge_with_cap"] == pytest.approx(
+        data["six_card_bonus"]["house_edge"] + 4 * 47 * 700 / sets)
+    for key in (("six_card_bonus", "minimum"), ("five_card_bonus", "minimum"), ("five_card_bonus", "maximum")):
+        assert rows[key]["probability_cap_binds"] == 0 and rows[key]["ev_removed_per_wager_dollars"] == 0
 
 
 def test_bonus_spin_sample_without_weights():

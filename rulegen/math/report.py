@@ -11,43 +11,14 @@ from fractions import Fraction
 
 from rulegen.game import GameRules
 from rulegen.jurisdiction import LIMIT_SET_BY_RULE
-from rulegen.math.bonus import FIVE_CARD_BOARDS, SIX_CARD_SETS, five_card_bonus, six_card_bonus
+from rulegen.math.bonus import FIVE_CARD_BOARDS, SIX_CARD_SETS, class_counts, five_card_bonus, six_card_bonus
 from rulegen.math.deals import TOTAL_DEALS
 from rulegen.math.main_game import analyse_main_game
 from rulegen.math.maxwin import max_win_per_round
-from rulegen.math.results import (
-    MainGameAnalysis, MathReport, PayoutCap, PayoutCapAt, VerificationCheck, fraction_text,
-)
+from rulegen.math.cap import BonusAtCap, payout_cap_section
+from rulegen.math.results import MainGameAnalysis, MathReport, VerificationCheck, fraction_text
 from rulegen.math.wheel import WheelSetting, bonus_spin_math
 from rulegen.resolved import ResolvedOffering
-
-
-def payout_cap_section(analysis: MainGameAnalysis, limit, ante_minimum: Decimal,
-                       ante_maximum: Decimal | None) -> PayoutCap | None:
-    """How often a payout cap binds on the main game and the EV it removes, at the minimum and maximum ante.
-    Not folded into the house edge. Counts the main-game wagers only (the Five Card Bonus is dealt from the
-    same cards; its wins are not added here)."""
-    if limit is None:
-        return None
-    rounds = analysis.rounds
-    rows = []
-    for label, ante in (("minimum", ante_minimum), ("maximum", ante_maximum)):
-        if ante is None:
-            continue
-        cap_units = Fraction(limit.amount) / Fraction(ante)  # in antes
-        binds = 0
-        removed = Fraction(0)
-        for row in analysis.gross_payout_distribution:
-            if row.gross > cap_units:
-                binds += row.combinations
-                removed += (row.gross - cap_units) * row.combinations
-        removed_per_ante = removed / rounds
-        rows.append(PayoutCapAt(ante=ante, which=label, probability_cap_binds=binds / rounds,
-                                ev_removed_per_round_dollars=float(removed_per_ante * Fraction(ante)),
-                                ev_removed_per_ante=float(removed_per_ante), cap_in_antes=float(cap_units)))
-    return PayoutCap(amount=Decimal(limit.amount), covers=tuple(sorted(limit.covers)), at=tuple(rows),
-                     note="not folded into the house edge; the main game's wagers only, under the uncapped optimal "
-                          "strategy; a payout is what the winning wagers are paid")
 
 
 def verification_checks(analysis: MainGameAnalysis, five, six) -> tuple[VerificationCheck, ...]:
@@ -72,6 +43,19 @@ def verification_checks(analysis: MainGameAnalysis, five, six) -> tuple[Verifica
             counted = sum(row.combinations for row in section.outcomes)
             checks.append(VerificationCheck(label, total, counted, counted == total))
     return tuple(checks)
+
+
+def _bonuses_at_cap(rules: GameRules, amounts) -> tuple[BonusAtCap, ...]:
+    out = []
+    for wager, paytable, cards in (("five_card_bonus", rules.five_card_bonus, 5),
+                                   ("six_card_bonus", rules.six_card_bonus, 6)):
+        if paytable is None or wager not in amounts:
+            continue
+        low, high = amounts[wager]
+        counts = class_counts(cards)
+        out.append(BonusAtCap(wager=wager, payouts=tuple(paytable.payout(i) for i in range(len(counts))),
+                              counts=tuple(counts), amounts=(("minimum", low), ("maximum", high))))
+    return tuple(out)
 
 
 def with_limit_by_rule(offering: ResolvedOffering) -> ResolvedOffering:
@@ -101,7 +85,21 @@ def offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progr
                        five_card_bonus_minimum=offering.five_card_bonus_minimum,
                        payout_limit_counted=frozenset(offering.payout_limit.counted_in_max_win),
                        other_players=max((offering.table.positions or 1) - 1, 0),
-                       wheel_setting=wheel_setting(offering), use_cache=use_cache, progress=progress)
+                       wheel_setting=wheel_setting(offering), bonus_amounts=bonus_amounts(offering),
+                       use_cache=use_cache, progress=progress)
+
+
+def bonus_amounts(offering: ResolvedOffering) -> dict[str, tuple[Decimal | None, Decimal | None]]:
+    """Each bonus wager's minimum and maximum amount; a Six Card Bonus whose offering states no range of its own is
+    wagered at the Five Card Bonus's amounts (the house text has the two wagers equal)."""
+    out: dict[str, tuple[Decimal | None, Decimal | None]] = {}
+    five, six = offering.five_card_bonus, offering.six_card_bonus
+    if five is not None:
+        out["five_card_bonus"] = (five.minimum, five.maximum)
+    if six is not None:
+        own = (six.minimum, six.maximum)
+        out["six_card_bonus"] = own if any(v is not None for v in own) else out.get("five_card_bonus", (None, None))
+    return out
 
 
 def wheel_setting(offering: ResolvedOffering) -> WheelSetting | None:
@@ -123,7 +121,9 @@ def wheel_setting(offering: ResolvedOffering) -> WheelSetting | None:
 
 def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_bonus_minimum=None,
                 payout_limit_counted: frozenset[str] = frozenset(), other_players: int = 0,
-                wheel_setting: WheelSetting | None = None, use_cache: bool = True, progress=None) -> MathReport:
+                wheel_setting: WheelSetting | None = None,
+                bonus_amounts: dict[str, tuple[Decimal | None, Decimal | None]] | None = None,
+                use_cache: bool = True, progress=None) -> MathReport:
     ante_minimum = Decimal(str(ante_minimum))
     ante_maximum = Decimal(str(ante_maximum)) if ante_maximum is not None else None
     five_minimum = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
@@ -144,7 +144,8 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
         six_card_bonus=six,
         bonus_spin=spin,
         max_win=max_win,
-        payout_cap=payout_cap_section(analysis, rules.payout_limit, ante_minimum, ante_maximum),
+        payout_cap=payout_cap_section(analysis, rules.payout_limit, ante_minimum, ante_maximum,
+                                      _bonuses_at_cap(rules, bonus_amounts or {})),
         paytables=analysis.paytables,
         notes=tuple(notes),
         verification=verification_checks(analysis, five, six),

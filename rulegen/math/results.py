@@ -22,6 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from rulegen.math.cap import PayoutCap
 from rulegen.money import json_number
 
 
@@ -329,11 +330,12 @@ class ProgressiveReturn:
     break_even_meter: float
     meter_used: Decimal
     note: str
+    long_run_return: float | None = None  # at the reset amount, the rate of progression added back
 
     def to_json(self) -> dict:
         return {"return_at_meter": {"intercept": self.intercept, "per_dollar_of_meter": self.per_dollar_of_meter},
                 "break_even_meter": self.break_even_meter, "meter_used": money_json(self.meter_used),
-                "note": self.note}
+                "note": self.note, "long_run_return": self.long_run_return}
 
 
 @dataclass(frozen=True)
@@ -527,34 +529,6 @@ class MaxWin:
 
 
 # --- the payout limit, the checks, the report -----------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PayoutCapAt:
-    """The payout limit's effect on the main game at one ante amount."""
-    ante: Decimal
-    which: str  # minimum | maximum
-    probability_cap_binds: float
-    ev_removed_per_round_dollars: float  # an expectation, not an amount paid: a rounded ratio like the edges
-    ev_removed_per_ante: float
-    cap_in_antes: float
-
-    def to_json(self) -> dict:
-        return {"ante": money_json(self.ante), "which": self.which, "probability_cap_binds": self.probability_cap_binds,
-                "ev_removed_per_round_dollars": self.ev_removed_per_round_dollars,
-                "ev_removed_per_ante": self.ev_removed_per_ante, "cap_in_antes": self.cap_in_antes}
-
-
-@dataclass(frozen=True)
-class PayoutCap:
-    amount: Decimal
-    covers: tuple[str, ...]
-    at: tuple[PayoutCapAt, ...]
-    note: str
-
-    def to_json(self) -> dict:
-        return {"amount": money_json(self.amount), "covers": list(self.covers),
-                "at": [row.to_json() for row in self.at], "note": self.note}
-
 
 Figure = int | float | str | tuple[float, float]  # a count, a ratio, an exact fraction "n/d", an interval
 
