@@ -118,7 +118,8 @@ def _md() -> dict[str, list[Change]]:
         kind="progressive", wager=5, paytable=table, community_pay=community, trigger="pair_in_hole_cards",
         top_prize=prize)
     fixed_a = top("fixed", 1000)
-    merchandise_c = top("merchandise", 5000, description="A 2027 sedan")
+    merchandise_c = top("merchandise", 5000,
+                        description="A 2027 motor scooter, its retail value stated by the dealer's invoice")
     return {
         "fixed-a-manual-shuffle": [DEALING["shoe-manual-1"], progressive("A", fixed_a)],
         "merch-c-hand": [DEALING["hand-auto-1"], progressive("C", merchandise_c, "B")],
@@ -177,12 +178,42 @@ def _house() -> dict[str, list[Change]]:
 MATRIX = {"MD": _md, "NJ": _nj, "PA": _pa, "HOUSE": _house}
 
 
+def weighted_wheel(code: str) -> Change:
+    """A wheel with a weight for every segment of the designated Bonus Spin table, as a final filing needs (the
+    manufacturer's par sheet): each segment weighted as 1,000,000 / prize² (the top prize once), so small prizes
+    come up most and every table of the matrix returns less than its wager. A sample's own wheel is kept where it
+    is for the same table."""
+    def change(data: Data) -> None:
+        spin = data.get("bonus_spin")
+        if not spin:
+            return
+        from rulegen.jurisdiction import load_jurisdiction
+        from rulegen.resolved import bonus_spin_table
+
+        table = bonus_spin_table(load_jurisdiction(code), spin)
+        assert table is not None, f"{code} has no Bonus Spin table {spin.get('paytable')!r}"
+        rows = table.value.get("symbols", [])
+        symbols = {str(row.get("symbol")) for row in rows}
+        if spin.get("wheel") and {str(seg["symbol"]) for seg in spin["wheel"]} == symbols:
+            return
+        wheel = []
+        for row in rows:
+            symbol = row.get("symbol")
+            segment: Data = {"symbol": int(symbol) if str(symbol).isdigit() else symbol,
+                             "weight": 1 if row.get("pays") is None else max(1, round(1_000_000 / row["pays"] ** 2))}
+            if row.get("community") is not None:
+                segment["community"] = row["community"]
+            wheel.append(segment)
+        spin["wheel"] = wheel
+    return change
+
+
 def configurations(codes: tuple[str, ...] = ("MD", "NJ", "PA", "HOUSE")) -> Iterator[Configuration]:
     for code in codes:
         base = sample_data(code)
         for name, changes in MATRIX[code]().items():
             data = copy.deepcopy(base)
             data["offering"]["id"] = f"{code.lower()}-{name}"
-            for change in changes:
+            for change in (*changes, weighted_wheel(code)):
                 change(data)
             yield Configuration(f"{code.lower()}-{name}", code, data)

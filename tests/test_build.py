@@ -255,6 +255,22 @@ def test_final_needs_every_signoff(tmp_path):
     assert not out.exists() or not list(out.iterdir())
 
 
+def test_final_needs_the_bonus_spin_wheel_weights(tmp_path):
+    """A filed appendix states the return of every wager offered: a Bonus Spin wheel without its weights builds
+    as a DRAFT (the return as a formula) and is refused as final, with nothing written."""
+    md = next(s for s in SAMPLES if s.stem.startswith("md"))
+    text = md.read_text()
+    unweighted = tmp_path / "unweighted.yaml"
+    unweighted.write_text(re.sub(r"\n  wheel:\n(    - [^\n]*\n)+", "\n", text))
+    assert "weight:" in text and "weight:" not in unweighted.read_text()
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(unweighted), "--out", str(out), "--final"])
+    assert result.exit_code == 1, result.output
+    assert "segment weights" in result.stderr and "bonus_spin.wheel" in result.stderr
+    assert not out.exists() or not list(out.iterdir())
+    assert CliRunner().invoke(app, ["build", str(md), "--out", str(out), "--final"]).exit_code == 0
+
+
 def test_final_build_says_no_draft(tmp_path):
     result = pipeline.build(SAMPLES[0], pipeline.BuildOptions(out_dir=tmp_path, final=True))
     assert not result.draft.draft

@@ -250,7 +250,7 @@ MESSAGES = [
      'bonus_spin.top_prize.reset is $4,000; the reset amount for paytable D must be at least $5,000'),
     ('weights-note', 'md', {}, ('bonus_spin', 'wheel'),
      'note', 'offering format', 'FORMAT-weights',
-     "bonus_spin.wheel is not given, so no return figure for the Bonus Spin can be computed; the math appendix gives the return as a function of the wheel's mean prize and needs the manufacturer's weights for a figure"),
+     "bonus_spin.wheel is not given, so no return figure for the Bonus Spin can be computed; a DRAFT's math appendix gives the return as a function of the wheel's mean prize, and a final build needs the manufacturer's weights (a weight for every segment) so that the filed appendix states the return"),
     ('limit-nj', 'nj', {("payout_limit", "amount"): 40000}, ('payout_limit', 'amount'),
      'error', 'N.J.A.C. 13:69F-40.11(d)', 'NJ-40.11d-limit',
      "payout_limit.amount is $40,000; the payout limit must be $50,000; the most one player can win in a round at the minimum wager is $33,570 (antes $10 each and 3x raises of $30: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $5 on flush, ace high (Kc Ac 8c 9c Tc), and 5 other players' spins, each paying this player $100) and the greater of $50,000 and that is $50,000"),

@@ -83,6 +83,13 @@ def draft_status(offering: ResolvedOffering, final: bool) -> Draft:
         raise InvalidOfferingError(
             "--final needs the sign-off of every role (prepared, reviewed, approved); missing: " + ", ".join(missing)
             + ". Add them under `signoff:` in the offering, or build without --final for a DRAFT.")
+    spin = offering.bonus_spin
+    if final and spin is not None and not spin.weighted:
+        raise InvalidOfferingError(
+            "--final needs the Bonus Spin wheel's segment weights (bonus_spin.wheel, a weight for every segment, "
+            "from the manufacturer's par sheet): a filed math appendix states the return of every wager offered, "
+            "and the Bonus Spin's return rests on how often the wheel stops on each segment. Add them, or build "
+            "without --final for a DRAFT, whose appendix gives the return as a formula in the wheel's mean prize.")
     return Draft(draft=not (final and not missing), missing_roles=missing, final_requested=final)
 
 

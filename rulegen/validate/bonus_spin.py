@@ -363,9 +363,10 @@ def wheel_weights(ctx: Context, check: Check) -> None:
     if designated is None or designated[0].get("wheel"):
         return
     ctx.add(check, WHEEL, "note",
-            "bonus_spin.wheel is not given, so no return figure for the Bonus Spin can be computed; the math "
-            "appendix gives the return as a function of the wheel's mean prize and needs the manufacturer's weights "
-            "for a figure", FORMAT, key=True, at=("bonus_spin",))
+            "bonus_spin.wheel is not given, so no return figure for the Bonus Spin can be computed; a DRAFT's math "
+            "appendix gives the return as a function of the wheel's mean prize, and a final build needs the "
+            "manufacturer's weights (a weight for every segment) so that the filed appendix states the return",
+            FORMAT, key=True, at=("bonus_spin",))
 
 
 def hardware(ctx: Context, check: Check) -> None:
