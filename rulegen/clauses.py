@@ -50,6 +50,7 @@ class OfferingConfig:
     community_pay: str | None = None
     top_prize: str | None = None
     payout_limit: bool = False
+    bonus_spin_names: tuple[tuple[str, str], ...] = ()  # (kind, the wager's name in the text), where the data names it
 
     @property
     def automation(self) -> bool:
@@ -282,8 +283,9 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
                     f"a choice it submits for approval")
     elif key == "bonus_spin":
         if config.bonus_spin not in allowed:
-            offered = BONUS_SPIN_WORDS.get(config.bonus_spin or "", "no Bonus Spin wager")
-            wanted = " or ".join(BONUS_SPIN_WORDS.get(a, "no Bonus Spin wager") for a in allowed)  # null: none
+            words = {**BONUS_SPIN_WORDS, **{kind: f"the {name} wager" for kind, name in config.bonus_spin_names}}
+            offered = words.get(config.bonus_spin or "", "no Bonus Spin wager")
+            wanted = " or ".join(words.get(a, "no Bonus Spin wager") for a in allowed)  # null: none
             return f"applies only where {wanted} is offered; this table offers {offered}"
     elif key == "bonus_spin_paytable":
         if config.bonus_spin_paytable not in allowed:

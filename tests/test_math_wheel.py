@@ -43,6 +43,18 @@ def test_with_weights():
     progressive = wheel.progressive
     assert progressive is not None and progressive.meter_used == Decimal(5000)
     assert progressive.intercept + progressive.per_dollar_of_meter * progressive.break_even_meter == pytest.approx(1)
+    assert progressive.long_run_return is None  # no rate of progression given: nothing to add back
+
+
+def test_the_long_run_return_adds_the_rate_of_progression_at_the_reset_amount():
+    """A meter reset to $2,000 and growing by 2.5% of each wager: over its cycles the wheel pays the $2,000 reset in
+    the jackpot segment and gives back the 2.5%, so the long-run return is the return with the jackpot at $2,000
+    plus 2.5%."""
+    setting = WheelSetting(other_players=range(0, 6), top_prize_reset=Decimal(2000),
+                           rate_of_progression_percent=Decimal("2.5"))
+    progressive = bonus_spin_math(_spin([1, 3, 20, 76]), setting).weighted.progressive
+    at_reset = Fraction(78, 1326) * Fraction(2000 + 3 * 500 + 20 * 50 + 76 * 10, 100) / 5
+    assert progressive.long_run_return == pytest.approx(float(at_reset + Fraction(25, 1000)), rel=1e-12)
 
 
 # --- the return without the wheel's weights, checked against arithmetic of its own --------------------------------

@@ -10,6 +10,7 @@ clause in its Concordance.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import re
 from decimal import Decimal
@@ -113,7 +114,8 @@ def configurations(code):
 def _render(base, data, code):
     offering = resolve(SimpleNamespace(data=data, sha256=base.sha256, path=base.path, display_path=str(base.path)))
     assert offering.jurisdiction == load_jurisdiction(code)
-    assert clause_config(offering) == config_of(data)   # the product's reading of the offering, checked apart
+    # the product's reading of the offering, checked apart (the wager's name in the text is the data's, not a choice)
+    assert dataclasses.replace(clause_config(offering), bonus_spin_names=()) == config_of(data)
     return render_rules_html(offering, NO_MATH, draft=draft_status(offering, False))
 
 

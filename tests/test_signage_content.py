@@ -76,7 +76,7 @@ def test_community_pays_in_plain_words():
     text, offering = sign_html(NJ)
     for segment in offering.data["bonus_spin"]["wheel"]:
         if segment.get("community") is not None:
-            assert (f"{money(segment['symbol'])} · every other Bonus Spin player at the table wins "
+            assert (f"{money(segment['symbol'])} · every other player still in the round with a Bonus Spin wager wins "
                     f"{money(segment['community'])}") in text
 
 

@@ -218,12 +218,18 @@ def _wheel_return(spin, p: Fraction, wager: Fraction, setting: WheelSetting, met
     if top_weight and spin.top_prize_kind == "progressive":
         slope = p * Fraction(top_weight, total_weight) / wager
         intercept = p * fixed_part / total_weight / wager
+        rate = progression(spin, setting)
+        reset = setting.top_prize_reset if setting.top_prize_reset is not None else spin.top_prize_amount
+        long_run = None if setting.rate_of_progression_percent is None or reset is None \
+            else intercept + slope * Fraction(reset) + rate
         progressive = ProgressiveReturn(
             intercept=float(intercept), per_dollar_of_meter=float(slope),
             break_even_meter=float((1 - intercept) / slope),
             meter_used=Decimal(meter if meter is not None else (spin.top_prize_amount or 0)),
-            note="return excludes the rate of progression; the part of each wager added to the meter is paid "
-                 "back when the top prize is hit")
+            note="the return at a meter amount excludes the rate of progression; the part of each wager added to "
+                 "the meter is paid back when the top prize is hit, so over the meter's cycles the return is the "
+                 "return at the reset amount plus the rate of progression",
+            long_run_return=float(long_run) if long_run is not None else None)
     # a Community Prize Wheel has no weights: its value is the formula's, not a figure
     community_rows = () if setting.community_wheel else tuple(
         CommunityValue(other_players=k, value_per_wager=float(k * p * mean_community / wager),

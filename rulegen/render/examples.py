@@ -126,6 +126,11 @@ def worked_examples(offering: ResolvedOffering) -> list[WorkedExample]:
         title, story = round_["title"], round_["story"]
         if round_["bets"] == (0,) and offering.five_card_bonus is None:
             title, story = "A fold at the first decision", "The player folds at the Across decision and loses both antes."
+        elif round_["bets"] == (0,) and six:
+            title = "A fold, and the bonus wagers still in action"
+            story = ("The player folds at the Across decision and loses both antes; the Five Card Bonus is settled on "
+                     "the community cards and the Six Card Bonus on the player's two cards and the four bonus cards "
+                     "all the same.")
         if round_.get("story_with_spin") and rules.bonus_spin is not None:
             words = TRIGGER_WORDS[rules.bonus_spin.trigger]
             met = "a pair" if rules.bonus_spin.trigger != "suited_hole_cards" else "of one suit"
