@@ -11,12 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rulegen.money import json_number
-
-if TYPE_CHECKING:
-    from rulegen.math.results import MainGameAnalysis
 
 
 @dataclass(frozen=True)
@@ -85,10 +82,11 @@ BONUS_NOTE = ("each bonus by itself, at its own minimum and maximum wager: the l
               "so in a round where the main game wins too it removes at least as much as either table shows")
 
 
-def payout_cap_section(analysis: MainGameAnalysis, limit, ante_minimum: Decimal, ante_maximum: Decimal | None,
+def payout_cap_section(analysis: Any, limit, ante_minimum: Decimal, ante_maximum: Decimal | None,
                        bonuses: tuple[BonusAtCap, ...] = ()) -> PayoutCap | None:
-    """How often a payout cap binds on the main game and the EV it removes, at the minimum and maximum ante; and,
-    for each bonus the limit covers, the same for the bonus by itself."""
+    """How often a payout cap binds on the main game (`analysis`, a `rulegen.math.results.MainGameAnalysis`, which
+    this module may not import: results holds a PayoutCap) and the EV it removes, at the minimum and maximum ante;
+    and, for each bonus the limit covers, the same for the bonus by itself."""
     if limit is None:
         return None
     rounds = analysis.rounds
