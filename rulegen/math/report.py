@@ -15,9 +15,8 @@ from rulegen.math.bonus import FIVE_CARD_BOARDS, SIX_CARD_SETS, five_card_bonus,
 from rulegen.math.deals import TOTAL_DEALS
 from rulegen.math.main_game import analyse_main_game
 from rulegen.math.maxwin import max_win_per_round
-from rulegen.math.results import (
-    MainGameAnalysis, MathReport, PayoutCap, PayoutCapAt, VerificationCheck, fraction_text,
-)
+from rulegen.math.json_values import fraction_text
+from rulegen.math.results import MainGameAnalysis, MathReport, PayoutCap, PayoutCapAt, VerificationCheck
 from rulegen.math.wheel import WheelSetting, bonus_spin_math
 from rulegen.resolved import ResolvedOffering
 
