@@ -210,6 +210,51 @@ def jurisdiction_for(offering_data: dict) -> Jurisdiction:
     return load_jurisdiction(code)
 
 
+STANDARD_FILE = ("jurisdictions", "common", "standard.yaml")
+STANDARD_SCHEMA = ("schemas", "common", "standard.schema.json")
+
+
+@dataclass(frozen=True)
+class StandardGame:
+    """The game settled without an offering (`jurisdictions/common/standard.yaml`): the tables named `standard`
+    in each listed jurisdiction's data, and the readings its settlement carries."""
+
+    description: str
+    jurisdictions: tuple[str, ...]
+    paytables: tuple[str, ...]
+    readings: tuple[str, ...]
+
+
+def standard_game() -> StandardGame:
+    """The standard game's data, from the first data folder that has it, checked against its schema."""
+    import json
+
+    from rulegen.resources import data_roots
+
+    path = next((root.joinpath(*STANDARD_FILE) for root in data_roots() if root.joinpath(*STANDARD_FILE).is_file()),
+                None)
+    if path is None:
+        raise JurisdictionDataError(f"the standard game's data {'/'.join(STANDARD_FILE)} is missing")
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = _plain(YAML(typ="safe").load(path.read_bytes()))
+    except YAMLError as exc:
+        raise JurisdictionDataError(f"{path}: not readable YAML: {exc}") from None
+    from jsonschema import Draft202012Validator
+
+    schema_path = next(root.joinpath(*STANDARD_SCHEMA) for root in data_roots()
+                       if root.joinpath(*STANDARD_SCHEMA).is_file())
+    errors = sorted(Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8"))).iter_errors(data),
+                    key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        raise JurisdictionDataError(f"{path} does not match {'/'.join(STANDARD_SCHEMA)}:\n" + "\n".join(
+            f"  {'.'.join(map(str, e.absolute_path)) or 'the top level'}: {e.message}" for e in errors))
+    return StandardGame(str(data["description"]), tuple(data["jurisdictions"]), tuple(data["paytables"]),
+                        tuple(str(entry["reading"]) for entry in data["readings"]))
+
+
 def data_fingerprint() -> str:
     """SHA-256 over every jurisdiction file and schema shipped, for manifests and caches."""
     from rulegen.resources import schemas_dir
