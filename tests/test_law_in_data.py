@@ -114,5 +114,5 @@ def test_a_standard_game_file_out_of_its_format_is_refused(tmp_path, monkeypatch
     from rulegen.resolved import standard_rules
 
     monkeypatch.setenv("RULEGEN_DATA_PATH", str(_data_folder(tmp_path, paytables=["ante"])))
-    with pytest.raises(JurisdictionDataError, match="standard.schema.json"):
+    with pytest.raises(JurisdictionDataError, match="schemas/common/standard.schema.json"):
         standard_rules()
