@@ -235,7 +235,7 @@ class BonusOutcome:
     hand_class: str
     combinations: int
     probability: float
-    pays: str  # "N to 1", "push" or "loses"
+    pays: str  # "N to 1" (or "3 to 2": rulegen.vocabulary.odds_words), "push" or "loses"
     contribution: float  # payout x probability, per unit wagered
 
     def to_json(self) -> dict:
