@@ -360,3 +360,15 @@ def test_the_limit_is_worded_as_each_text_words_it(builds):
         assert f"{amount} {words}" in built.rules, built.jurisdiction.code
         others = [w for code, w in LIMIT_WORDS.items() if code != built.jurisdiction.code and w not in words]
         assert not [w for w in others if f"{amount} {w}" in built.rules + built.signage], built.jurisdiction.code
+
+
+ODDS_FORMS = re.compile(r"\b\d+(?:\.\d+|/\d+) to \d|\b\d{4,} to \d")  # "1.5 to 1", "3/2 to 1", "1000 to 1"
+
+
+def test_odds_read_one_way_in_every_document(built):
+    """A pay reads "N to 1" or "3 to 2" with thousands separated, in the rules, the appendix and the sign alike."""
+    html = built.files["rules.html"].decode("utf-8")
+    for name, text in (("rules.html", html), ("rules.pdf", built.rules), ("math-appendix.pdf", built.appendix),
+                       ("signage.pdf", built.signage)):
+        assert " to 1" in text, name  # the documents do print odds, so the search below looks at them
+        assert not ODDS_FORMS.findall(text), (name, ODDS_FORMS.findall(text))
