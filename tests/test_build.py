@@ -362,7 +362,8 @@ def test_the_limit_is_worded_as_each_text_words_it(builds):
         assert not [w for w in others if f"{amount} {w}" in built.rules + built.signage], built.jurisdiction.code
 
 
-ODDS_FORMS = re.compile(r"\b\d+(?:\.\d+|/\d+) to \d|\b\d{4,} to \d")  # "1.5 to 1", "3/2 to 1", "1000 to 1"
+# "1.5 to 1", "3/2 to 1", "1000 to 1" (a range of sections, "40.7 to 40.9", is no pay)
+ODDS_FORMS = re.compile(r"\b(?:\d+(?:\.\d+|/\d+)|\d{4,}) to \d+\b(?!\.?\d)")
 
 
 def test_odds_read_one_way_in_every_document(built):
