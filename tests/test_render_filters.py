@@ -78,7 +78,8 @@ def test_a_bonus_pay_reads_in_the_appendix_as_everywhere_else():
     from rulegen.math import bonus
     from rulegen.render.filters import odds
 
-    table = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": Decimal("1.5"), "flush": 2, "straight": "push"})
+    table = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": Decimal("1.5"), "flush": 2,
+                                   "straight": "push"})
     printed = {row.hand_class: odds(row.pays) for row in bonus.five_card_bonus(table).outcomes}
     assert printed["royal_flush"] == "1,000 to 1" and printed["straight_flush"] == "3 to 2"
     assert printed["flush"] == "2 to 1" and printed["straight"] == "Push" and printed["two_pair"] == "Loses"
