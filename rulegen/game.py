@@ -1,8 +1,8 @@
 """The game layer: settle one round for one player under the paytables and payout limit it is given.
 
 This is the only place the rules of payment live. It knows no jurisdiction: a payout limit is data (an
-amount and the wagers it covers), and where the texts are silent the reading taken is written beside the
-rule (and carried in the notes the math appendix prints).
+amount and the wagers it covers), and the readings a settlement carries as notes are data too (the jurisdiction's
+words, given in `GameRules.notes` and `BonusSpin.notes`); a comment beside a rule cites the clauses it follows.
 
 The round (MLGCA Criss Cross Poker Standard Rules, Chapter 11; N.J.A.C. 13:69F-40.10; 58 Pa. Code § 674a.11):
 two equal antes (Ante Across, Ante Down); after seeing two hole cards the player bets Across (1x-3x an ante)
@@ -43,27 +43,6 @@ WAGERS = ("ante_across", "ante_down", "across", "down", "middle", "five_card_bon
 MAIN_WAGERS = WAGERS[:5]
 DECISIONS = ("Across", "Down", "Middle")
 TRIGGERS = ("pair_in_hole_cards", "suited_hole_cards", "pair_or_suited_hole_cards")
-
-# Readings where the texts are silent (the jurisdiction data carries its own wording and citation too).
-MIDDLE_BOTH_PUSH_READING = (
-    "When both the Across and the Down hands push, the Middle bet pushes (N.J.A.C. 13:69F-40.10(i)2; house rules, "
-    "Round of Play); Maryland's text does not say (MLGCA Criss Cross Poker Standard Rules, Chapter 11 §I(3)) and "
-    "the same rule is applied there.")
-ANTE_TABLE_READING = (
-    "Maryland sets no separate ante table (MLGCA Criss Cross Poker Standard Rules, Chapter 12 §A); the antes are "
-    "paid as in New Jersey and Pennsylvania: even money on a pair of jacks or better, a push on a pair of 6s "
-    "through 10s (N.J.A.C. 13:69F-40.11(a); 58 Pa. Code § 674a.12(a)).")
-BONUS_SPIN_AFTER_FOLD_READING = (
-    "A Bonus Spin wager is lost when its player folds: no text says so outright, but a fold forfeits \"all previous "
-    "wagers\" (N.J.A.C. 13:69F-40.10(e), (g)), the folded cards go to the discard rack, and Bonus Spin winners are "
-    "determined among the remaining players (N.J.A.C. 13:69F-40.10(i)); only the Five Card Bonus is expressly "
-    "resolved regardless of fold decisions (N.J.A.C. 13:69F-40.11(b); MLGCA Criss Cross Poker Standard Rules, "
-    "Chapter 11 §B(3)).")
-BONUS_SPIN_PAYMENT_READING = (
-    "A Bonus Spin wager is collected in every round and a triggering hand is paid the amount the wheel lands on "
-    "(MLGCA Criss Cross Poker Standard Rules, Chapter 12 §D(5); N.J.A.C. 13:69F-40.10(i)2: the dealer pays the "
-    "denomination indicated on the wheel).")
-
 
 def _odds(value: object) -> Fraction | str:
     if isinstance(value, str):
@@ -164,6 +143,7 @@ class BonusSpin:
     top_prize_kind: str = "fixed"
     top_prize_amount: Decimal | None = None
     settled_after_fold: bool = False  # a folding player's wager stays and is settled on the hole cards
+    notes: tuple[str, ...] = ()  # what a settled Bonus Spin wager carries: the jurisdiction's reading of its payment
 
     def segment(self, symbol: str) -> WheelSegment:
         key = _symbol_key(symbol)
@@ -200,19 +180,6 @@ class GameRules:
     bonus_spin: BonusSpin | None = None
     payout_limit: PayoutLimit | None = None
     notes: tuple[str, ...] = ()
-
-
-STANDARD_CRISS_CROSS = Paytable.from_mapping({
-    "royal_flush": 500, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 12, "flush": 8, "straight": 5,
-    "three_of_a_kind": 3, "two_pair": 2, "pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
-STANDARD_ANTE = Paytable.from_mapping({"pair_jacks_or_better": 1, "pair_sixes_through_tens": "push"})
-STANDARD_FIVE_CARD_BONUS = Paytable.from_mapping({
-    "royal_flush": 250, "straight_flush": 100, "four_of_a_kind": 40, "full_house": 15, "flush": 10, "straight": 6,
-    "three_of_a_kind": 4, "two_pair": 3, "pair_sixes_or_better": 1})
-# The tables Maryland, New Jersey and Pennsylvania share (MLGCA Criss Cross Poker Standard Rules, Chapter 12
-# §A, §C; N.J.A.C. 13:69F-40.11; 58 Pa. Code § 674a.12(a)-(c)).
-STANDARD_RULES = GameRules(criss_cross=STANDARD_CRISS_CROSS, ante=STANDARD_ANTE,
-                           five_card_bonus=STANDARD_FIVE_CARD_BONUS, notes=(MIDDLE_BOTH_PUSH_READING,))
 
 
 # --- settlement ------------------------------------------------------------------------------------------------
@@ -431,9 +398,7 @@ def settle_round(rules: GameRules, hole: Cards, across: Cards, down: Cards, midd
                     net = segment.community - amount
             lines.append(SettlementLine("bonus_spin", amount, f"no {trigger_words} ({format_cards(hole_cards)})",
                                         result, net))
-        if fold_at is not None and not spin.settled_after_fold:
-            notes.append(BONUS_SPIN_AFTER_FOLD_READING)
-        notes.append(BONUS_SPIN_PAYMENT_READING)
+        notes.extend(spin.notes)
 
     limit = rules.payout_limit
     if limit is not None:

@@ -210,6 +210,57 @@ def jurisdiction_for(offering_data: dict) -> Jurisdiction:
     return load_jurisdiction(code)
 
 
+COMMON = ("jurisdictions", "common")  # data every jurisdiction shares, each file with its schema in schemas/common/
+
+
+def common_data(name: str) -> dict:
+    """`jurisdictions/common/<name>.yaml` from the first data folder that has it, checked against
+    `schemas/common/<name>.schema.json` (JurisdictionDataError where it is missing or out of its format)."""
+    import json
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    from rulegen.resources import data_roots
+
+    where, schema_where = f"jurisdictions/common/{name}.yaml", f"schemas/common/{name}.schema.json"
+    path = next((p for p in (root / where for root in data_roots()) if p.is_file()), None)
+    schema_path = next((p for p in (root / schema_where for root in data_roots()) if p.is_file()), None)
+    if path is None or schema_path is None:
+        raise JurisdictionDataError(f"the shared data {where} or its schema {schema_where} is missing")
+    try:
+        data = _plain(YAML(typ="safe").load(path.read_bytes()))
+    except YAMLError as exc:
+        raise JurisdictionDataError(f"{path}: not readable YAML: {exc}") from None
+    from jsonschema import Draft202012Validator
+
+    errors = sorted(Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8"))).iter_errors(data),
+                    key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        raise JurisdictionDataError(f"{path} does not match {schema_where}:\n" + "\n".join(
+            f"  {'.'.join(map(str, e.absolute_path)) or 'the top level'}: {e.message}" for e in errors))
+    result: dict = data
+    return result
+
+
+@dataclass(frozen=True)
+class StandardGame:
+    """The game settled without an offering (`jurisdictions/common/standard.yaml`): the tables named `standard`
+    in each listed jurisdiction's data, and the readings its settlement carries."""
+
+    description: str
+    jurisdictions: tuple[str, ...]
+    paytables: tuple[str, ...]
+    readings: tuple[str, ...]
+
+
+def standard_game() -> StandardGame:
+    """The standard game's data (`jurisdictions/common/standard.yaml`), checked against its schema."""
+    data = common_data("standard")
+    return StandardGame(str(data["description"]), tuple(data["jurisdictions"]), tuple(data["paytables"]),
+                        tuple(str(entry["reading"]) for entry in data["readings"]))
+
+
 def data_fingerprint() -> str:
     """SHA-256 over every jurisdiction file and schema shipped, for manifests and caches."""
     from rulegen.resources import schemas_dir

@@ -116,6 +116,7 @@ class ResolvedBonusSpin:
     minimum_initial: Cited | None = None  # the text's minimum initial and reset amounts for this table
     minimum_reset: Cited | None = None
     settled_after_fold: bool = False  # a folding player's wager stays, settled on the hole cards (the data's reading)
+    payment_reading: str | None = None  # the data's reading of how a winning spin is paid (`wager_on_win`)
 
     @property
     def weighted(self) -> bool:
@@ -136,7 +137,8 @@ class ResolvedBonusSpin:
             segments=tuple(game.WheelSegment(symbol=s.symbol, pays=s.pays, community=s.community, weight=s.weight)
                            for s in self.segments),
             top_prize_kind=self.top_prize.kind, top_prize_amount=self.top_prize.initial,
-            settled_after_fold=self.settled_after_fold)
+            settled_after_fold=self.settled_after_fold,
+            notes=(self.payment_reading,) if self.payment_reading else ())
 
 
 @dataclass(frozen=True)
@@ -274,6 +276,29 @@ def paytable_rules(offering: Offering) -> game.GameRules:
     except (KeyError, TypeError, AttributeError, ArithmeticError, ValueError) as exc:
         raise InputError(f"{offering.display_path} cannot be resolved ({type(exc).__name__}: {exc}); "
                          "run rulegen validate on it") from None
+
+
+def standard_rules() -> game.GameRules:
+    """The game `rulegen settle` settles without an offering: the `standard` tables that every jurisdiction
+    `jurisdictions/common/standard.yaml` lists authorizes (JurisdictionDataError where they disagree), with the
+    readings that file gives as notes."""
+    from rulegen.jurisdiction import JurisdictionDataError, load_jurisdiction, standard_game
+
+    standard = standard_game()
+    tables: dict[str, game.Paytable] = {}
+    for code in standard.jurisdictions:
+        jurisdiction = load_jurisdiction(code)
+        for kind in standard.paytables:
+            if "standard" not in jurisdiction.paytable_names(kind):
+                raise JurisdictionDataError(f"{jurisdiction.name} authorizes no {kind} table named standard, which "
+                                            f"{standard.description} name")
+            table = resolved_paytable(jurisdiction, kind, "standard").table
+            if tables.setdefault(kind, table) != table:
+                raise JurisdictionDataError(f"{jurisdiction.name}'s standard {kind} table differs from "
+                                            f"{standard.jurisdictions[0]}'s, but {standard.description} are one")
+    return game.GameRules(criss_cross=tables["criss_cross"], ante=tables["ante"],
+                          five_card_bonus=tables.get("five_card_bonus"), six_card_bonus=tables.get("six_card_bonus"),
+                          notes=standard.readings)
 
 
 def clause_config(offering: ResolvedOffering) -> clauses.OfferingConfig:
@@ -495,13 +520,21 @@ def resolved_bonus_spin(jurisdiction: Jurisdiction, spin: Mapping) -> ResolvedBo
                            description=_text(top.get("description"))),
         segments=tuple(segments), hardware_approval=_text(spin.get("hardware_approval")),
         community_table=community_table, minimum_initial=minimums["minimum_initial"],
-        minimum_reset=minimums["minimum_reset"], settled_after_fold=_settled_after_fold(jurisdiction))
+        minimum_reset=minimums["minimum_reset"], settled_after_fold=_settled_after_fold(jurisdiction),
+        payment_reading=_payment_reading(jurisdiction, kind))
 
 
 def _settled_after_fold(jurisdiction: Jurisdiction) -> bool:
     """The jurisdiction's reading: a folding player's Bonus Spin wager stays and is settled on the hole cards."""
     rule = jurisdiction.rule("bonus_spin_after_fold")
     return rule is not None and rule.value == "settled"
+
+
+def _payment_reading(jurisdiction: Jurisdiction, kind: str) -> str | None:
+    """The jurisdiction's reading of what a winning spin pays and whether the wager is collected, which every
+    settled Bonus Spin wager carries as a note."""
+    on_win = jurisdiction.named("bonus_spin", kind, "wager_on_win")
+    return on_win.reading if on_win is not None else None
 
 
 def money_key(amount) -> str:

@@ -49,7 +49,7 @@ def regulations() -> Path:
 
 
 def _warm_main_game():
-    from rulegen.game import STANDARD_RULES
+    from tests.standard_game import STANDARD_RULES
     from rulegen.math.main_game import analyse_main_game
 
     analyse_main_game(STANDARD_RULES)  # the exact kernels and the Monte Carlo kernel; the result lands in the cache
@@ -60,7 +60,7 @@ def _warm_the_others():
 
     import numpy as np
 
-    from rulegen.game import STANDARD_RULES
+    from tests.standard_game import STANDARD_RULES
     from rulegen.math import fasteval, maxwin
     from rulegen.math.main_game import starting_hands
     from tests.reference_kernel import run_reference_kernel

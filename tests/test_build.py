@@ -376,3 +376,16 @@ def test_the_limit_is_worded_as_each_text_words_it(builds):
         assert f"{amount} {words}" in built.rules, built.jurisdiction.code
         others = [w for code, w in LIMIT_WORDS.items() if code != built.jurisdiction.code and w not in words]
         assert not [w for w in others if f"{amount} {w}" in built.rules + built.signage], built.jurisdiction.code
+
+
+# "1.5 to 1", "3/2 to 1", "1000 to 1" (a range of sections, "40.7 to 40.9", is no pay)
+ODDS_FORMS = re.compile(r"\b(?:\d+(?:\.\d+|/\d+)|\d{4,}) to \d+\b(?!\.?\d)")
+
+
+def test_odds_read_one_way_in_every_document(built):
+    """A pay reads "N to 1" or "3 to 2" with thousands separated, in the rules, the appendix and the sign alike."""
+    html = built.files["rules.html"].decode("utf-8")
+    for name, text in (("rules.html", html), ("rules.pdf", built.rules), ("math-appendix.pdf", built.appendix),
+                       ("signage.pdf", built.signage)):
+        assert " to 1" in text, name  # the documents do print odds, so the search below looks at them
+        assert not ODDS_FORMS.findall(text), (name, ODDS_FORMS.findall(text))

@@ -109,7 +109,7 @@ def test_each_change_is_named_in_a_regulators_words_with_its_citation():
     assert by_field["offering.version"].text == "Submission revision: 2 → 3"
     assert by_field["payout_limit.amount"].text.endswith("$50,000 → $75,000")
     assert by_field["table.payout_odds_display"].text == \
-        "Payout odds shown: on a sign at each table → inscribed on the layout"
+        "Payout odds shown: posted on a sign at each table → inscribed on the layout"
     assert by_field["bonus_spin.paytable"].text.startswith("Bonus Spin paytable: D → C")
     assert len(changes) == 8
     for change in changes:

@@ -9,8 +9,8 @@ import pytest
 
 from rulegen.errors import CardError, UsageError
 from rulegen.evaluator import PAY_CLASS_INDEX as K
-from rulegen.game import (STANDARD_ANTE, STANDARD_CRISS_CROSS, STANDARD_FIVE_CARD_BONUS, STANDARD_RULES, BonusSpin,
-                          GameRules, Paytable, PayoutLimit, WheelSegment, settle_round)
+from rulegen.game import BonusSpin, GameRules, Paytable, PayoutLimit, WheelSegment, settle_round
+from tests.standard_game import STANDARD_ANTE, STANDARD_CRISS_CROSS, STANDARD_FIVE_CARD_BONUS, STANDARD_RULES
 
 SIX = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 200, "four_of_a_kind": 50, "full_house": 20,
                              "flush": 15, "straight": 10, "three_of_a_kind": 5})
@@ -136,10 +136,16 @@ def test_bonus_spin():
     assert nets(s)["bonus_spin"] == 95
     s = settle_round(rules, "7s 8d", "2c 4h", "5c 9h", "Jd", 5, (1, 1, 1), bonus_spin_wager=5)
     assert nets(s)["bonus_spin"] == -5
-    # where the data reads a fold as forfeiting the Bonus Spin wager, it is lost (the reading, with its note)
+    # where the data reads a fold as forfeiting the Bonus Spin wager, it is lost
     s = settle_round(rules, "7s 7d", "2c 4h", "5c 9h", "Jd", 5, (1, 0), bonus_spin_wager=5, wheel_symbol="500")
     assert nets(s)["bonus_spin"] == -5
-    assert any("Bonus Spin wager is lost when its player folds" in n for n in s.notes)
+    assert s.notes == ()  # the game writes no reading of its own: the notes are those the rules carry
+    noted = dataclasses.replace(rules, notes=("the table's reading",),
+                                bonus_spin=dataclasses.replace(SPIN, notes=("the spin's reading",)))
+    s = settle_round(noted, "7s 7d", "2c 4h", "5c 9h", "Jd", 5, (1, 0), bonus_spin_wager=5, wheel_symbol="500")
+    assert s.notes == ("the table's reading", "the spin's reading")
+    s = settle_round(noted, "7s 7d", "2c 4h", "5c 9h", "Jd", 5, (1, 0))
+    assert s.notes == ("the table's reading",)  # a Bonus Spin's reading only where its wager is settled
     # where it reads the wager as staying in play (Maryland, New Jersey), a fold settles it on the hole cards
     kept = dataclasses.replace(rules, bonus_spin=dataclasses.replace(rules.bonus_spin, settled_after_fold=True))
     s = settle_round(kept, "7s 7d", "2c 4h", "5c 9h", "Jd", 5, (1, 0), bonus_spin_wager=5, wheel_symbol="500")

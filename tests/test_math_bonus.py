@@ -4,7 +4,8 @@ from fractions import Fraction
 
 
 from rulegen.evaluator import PAY_CLASS_INDEX as K
-from rulegen.game import STANDARD_FIVE_CARD_BONUS, Paytable
+from rulegen.game import Paytable
+from tests.standard_game import STANDARD_FIVE_CARD_BONUS
 from rulegen.math import bonus
 
 SIX = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 200, "four_of_a_kind": 50, "full_house": 20,

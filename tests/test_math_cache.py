@@ -69,7 +69,7 @@ def test_corrupt_or_old_analysis_entry_is_recomputed(tmp_path, monkeypatch):
     checksum shows the cache is read. A changed entry, or one in an older format, is recomputed, never trusted."""
     from dataclasses import replace
 
-    from rulegen.game import STANDARD_RULES
+    from tests.standard_game import STANDARD_RULES
     from rulegen.math import main_game as mg
     from rulegen.math.payload import from_payload, to_payload
     from rulegen.math.results import MainGameAnalysis

@@ -10,7 +10,8 @@ import pytest
 from numba import njit
 
 from rulegen.evaluator import strength_arrays
-from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS, Paytable
+from rulegen.game import Paytable
+from tests.standard_game import STANDARD_ANTE, STANDARD_CRISS_CROSS
 from rulegen.math import exact
 from rulegen.math import main_game as mg
 from rulegen.math.exact_kernels import pay_classes_of

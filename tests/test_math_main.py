@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS, STANDARD_RULES, Paytable
+from rulegen.game import Paytable
+from tests.standard_game import STANDARD_ANTE, STANDARD_CRISS_CROSS, STANDARD_RULES
 from rulegen.math import main_game as mg
 from tests import conftest_math
 

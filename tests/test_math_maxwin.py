@@ -8,7 +8,8 @@ from decimal import Decimal
 import pytest
 
 
-from rulegen.game import STANDARD_ANTE, STANDARD_FIVE_CARD_BONUS, STANDARD_RULES, GameRules, Paytable, settle_round
+from rulegen.game import GameRules, Paytable, settle_round
+from tests.standard_game import STANDARD_ANTE, STANDARD_FIVE_CARD_BONUS, STANDARD_RULES
 from rulegen.cards import Card
 from rulegen.math.maxwin import max_win_per_round
 

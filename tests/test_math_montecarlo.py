@@ -7,7 +7,8 @@ from functools import lru_cache
 
 
 from rulegen.cards import Card
-from rulegen.game import STANDARD_RULES, settle_round
+from rulegen.game import settle_round
+from tests.standard_game import STANDARD_RULES
 from rulegen.math import main_game as mg
 from rulegen.math import montecarlo as mc
 

@@ -7,7 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from rulegen.math.results import BonusOutcome, BonusResult, json_text, money_json
+from rulegen.math.json_values import json_text, money_json
+from rulegen.math.results import BonusOutcome, BonusResult
 
 
 @pytest.mark.parametrize("amount, text", [

@@ -12,7 +12,8 @@ import pytest
 from numba import njit
 
 from rulegen.evaluator import strength_arrays
-from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS, Paytable
+from rulegen.game import Paytable
+from tests.standard_game import STANDARD_ANTE, STANDARD_CRISS_CROSS
 from rulegen.math import shared
 from rulegen.math.deals import LEAVES_PER_HAND, across_orbits, pair_cards, starting_hands
 from rulegen.math.fasteval import eval5

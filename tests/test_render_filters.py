@@ -69,3 +69,28 @@ def test_a_pay_reads_one_way_everywhere():
         assert odds(value) == "3 to 2"
     assert pays_words(Decimal("1.5")) == "wins 3 to 2" == odds_text(Fraction(3, 2))
     assert odds(1000) == "1,000 to 1" and odds_text(Fraction(1000)) == "wins 1,000 to 1"
+
+
+def test_a_bonus_pay_reads_in_the_appendix_as_everywhere_else():
+    """The appendix prints a bonus table's pays from the math layer's outcomes through the odds filter: a pay of
+    1.5 reads "3 to 2" and a pay of 1,000 "1,000 to 1" there too (it printed "3/2 to 1" and "1000 to 1")."""
+    from rulegen.game import Paytable
+    from rulegen.math import bonus
+    from rulegen.render.filters import odds
+
+    table = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": Decimal("1.5"), "flush": 2,
+                                   "straight": "push"})
+    printed = {row.hand_class: odds(row.pays) for row in bonus.five_card_bonus(table).outcomes}
+    assert printed["royal_flush"] == "1,000 to 1" and printed["straight_flush"] == "3 to 2"
+    assert printed["flush"] == "2 to 1" and printed["straight"] == "Push" and printed["two_pair"] == "Loses"
+
+
+def test_the_choices_read_one_way_in_the_rules_and_in_a_diff():
+    """Shuffling, dealing, displays and triggers: a diff of two revisions words a choice as the rules do."""
+    from rulegen import vocabulary
+    from rulegen.filing.diff.words import WORDS
+
+    assert WORDS["cards.shuffling"] == vocabulary.SHUFFLING_WORDS
+    assert WORDS["cards.dealing"] == vocabulary.DEALING_WORDS
+    assert WORDS["table.payout_odds_display"] == WORDS["table.payout_limit_display"] == vocabulary.DISPLAY_WORDS
+    assert WORDS["bonus_spin.trigger"] == vocabulary.TRIGGER_WORDS

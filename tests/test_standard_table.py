@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from rulegen.game import STANDARD_RULES
+from tests.standard_game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
 
 # Expected loss per ante of the standard Criss Cross and Ante tables under optimal strategy (the known figure).

@@ -57,7 +57,7 @@ def test_a_wrong_spec_says_what_is_wrong(tmp_path, text, message):
 
 
 def test_a_named_table_is_written_out_before_its_row_changes(tmp_path):
-    from rulegen.game import STANDARD_CRISS_CROSS
+    from tests.standard_game import STANDARD_CRISS_CROSS
     from rulegen.sweep.evaluate import candidate_offering
 
     spec = load_spec(_spec(tmp_path, "vary:\n  paytables.criss_cross.flush: [6]\n", "pa-five-card-bonus.yaml"))

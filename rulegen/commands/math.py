@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
                     progress.update(task, completed=done, total=total)
 
                 from rulegen.math.report import offering_report
-                from rulegen.math.results import json_text
+                from rulegen.math.json_values import json_text
 
                 report = offering_report(resolved, use_cache=not no_cache, progress=advance)
             if as_json:

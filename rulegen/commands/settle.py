@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Settle one round for one player, step by step, with each wager's result and the total."""
         with exits_cleanly():
-            from rulegen.game import STANDARD_RULES, settle_round
+            from rulegen.game import settle_round
 
             from rulegen.money import parse_amount
 
@@ -60,8 +60,11 @@ def register(app: typer.Typer) -> None:
                     parse_amount(wheel, "--wheel")
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
-            rules = STANDARD_RULES
-            if offering is not None:
+            if offering is None:
+                from rulegen.resolved import standard_rules
+
+                rules = standard_rules()
+            else:
                 from rulegen.errors import ExitCode, InputError, InvalidOfferingError
                 from rulegen.resolved import resolve
                 from rulegen.validate import validate_file

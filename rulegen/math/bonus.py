@@ -12,6 +12,7 @@ from fractions import Fraction
 from rulegen.evaluator import PAY_CLASSES
 from rulegen.math.cache import memoised as disk_memoised
 from rulegen.math.results import BonusOutcome, BonusResult
+from rulegen.vocabulary import odds_words
 
 FIVE_CARD_BOARDS = 2_598_960
 SIX_CARD_SETS = 20_358_520
@@ -62,12 +63,14 @@ def bonus_table(paytable, cards: int) -> BonusResult:
                        standard_deviation=math.sqrt(variance))
 
 
-def _pays(payout: Fraction):
+def _pays(payout: Fraction) -> str:
+    """What a pay class pays, in the words every document uses (rulegen.vocabulary.odds_words): "1,000 to 1",
+    "3 to 2", never "1000 to 1" or "3/2 to 1"."""
     if payout < 0:
         return "loses"
     if payout == 0:
         return "push"
-    return f"{payout.numerator} to 1" if payout.denominator == 1 else f"{payout.numerator}/{payout.denominator} to 1"
+    return odds_words(payout)
 
 
 def five_card_bonus(paytable) -> BonusResult:

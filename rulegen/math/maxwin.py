@@ -29,11 +29,13 @@ from rulegen.money import dollars
 from rulegen.math.payload import from_payload, to_payload
 from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound
 
-CODE_VERSION = "maxwin-4"
-READING = ("both antes at the table minimum and every raise at 3x, plus the Five Card Bonus at its minimum when the "
-           "payout limit covers it (58 Pa. Code § 674a.12(d) excludes it in Pennsylvania); Bonus Spin prizes are not "
-           "counted (paid by the progressive system); a Six Card Bonus, equal to the Five Card Bonus wager, is counted "
-           "when the payout limit covers it; a win is what the winning wagers are paid, losing wagers not deducted")
+CODE_VERSION = "maxwin-5"  # bump when what the result holds (its reading included) changes
+# How the figure is counted. Which wagers it counts is the jurisdiction's (its data's payout_limit.covers and
+# counted_in_max_win, each with its citation), never written here.
+READING = ("both antes at the table minimum and every raise at 3x, plus each bonus wager the jurisdiction counts "
+           "(its data's counted_in_max_win) where the payout limit covers it: the Five Card Bonus at its minimum, a "
+           "Six Card Bonus equal to the Five Card Bonus wager, a Bonus Spin's largest prize on hole cards that trigger "
+           "it; a win is what the winning wagers are paid, losing wagers not deducted")
 
 
 @lru_cache(maxsize=None)

@@ -12,7 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from rulegen.math.results import fraction_text
+from rulegen.math.json_values import fraction_text
 
 T = TypeVar("T")
 

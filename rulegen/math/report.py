@@ -16,7 +16,8 @@ from rulegen.math.deals import TOTAL_DEALS
 from rulegen.math.main_game import analyse_main_game
 from rulegen.math.maxwin import max_win_per_round
 from rulegen.math.cap import BonusAtCap, payout_cap_section
-from rulegen.math.results import MainGameAnalysis, MathReport, VerificationCheck, fraction_text
+from rulegen.math.json_values import fraction_text
+from rulegen.math.results import MainGameAnalysis, MathReport, VerificationCheck
 from rulegen.math.wheel import WheelSetting, bonus_spin_math
 from rulegen.resolved import ResolvedOffering
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from rulegen.math.results import (
+from rulegen.math.wheel_results import (
     BonusSpinResult, CommunityValue, ProgressiveReturn, ReturnFormula, ReturnFormulaRow, WheelReturn,
     WheelSegmentPay,
 )

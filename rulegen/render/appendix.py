@@ -18,9 +18,8 @@ from rulegen.render.environment import render_template
 from rulegen.resolved import ResolvedOffering, clause_config
 
 if TYPE_CHECKING:
-    from rulegen.math.results import (
-        BonusSpinResult, Figure, MainGameAnalysis, MathReport, NetOutcome, VerificationCheck,
-    )
+    from rulegen.math.results import Figure, MainGameAnalysis, MathReport, NetOutcome, VerificationCheck
+    from rulegen.math.wheel_results import BonusSpinResult
     from rulegen.render.context import Draft
 
 Row = TypeVar("Row")

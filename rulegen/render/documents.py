@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulegen.render import appendix, rules, signage
+from rulegen.render import appendix, rules, signfit
 from rulegen.render.context import Draft
 from rulegen.render.fetcher import SafeFetcher
 from rulegen.render.pdf import ARCHIVAL_VARIANT, LaidOut, lay_out, render_pdf
@@ -41,11 +41,11 @@ def signage_pdf(offering: ResolvedOffering, *, draft: Draft, size: str = "letter
 
 def signage_rendering(offering: ResolvedOffering, *, draft: Draft, size: str = "letter",
                       print_proof: bool = False, fetcher: SafeFetcher | None = None,
-                      profile: PressProfile | None = None) -> signage.SignRendering:
+                      profile: PressProfile | None = None) -> signfit.SignRendering:
     """The sign fitted to its sheet: the PDF, the scale chosen, the layout measured, the logo's findings
     (a raster logo under 300 ppi is a warning; on a final sign it raises InvalidOfferingError). A printer's file
     is converted through `profile` (the shipped ISO Coated v2 by default)."""
-    return signage.render_signage_pdf(offering, draft=draft, size=size, print_proof=print_proof,
+    return signfit.render_signage_pdf(offering, draft=draft, size=size, print_proof=print_proof,
                                       fetcher=fetcher or fetcher_for(offering), profile=profile)
 
 

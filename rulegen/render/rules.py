@@ -236,6 +236,14 @@ class ClauseNames:
     def attr(self, *names: object) -> str:
         return "|".join(self.ids(*names))
 
+    def id(self, citation: str) -> str:
+        """The clause a citation from the jurisdiction data names, as an id (`Chapter 8`, `674a.9`): a template
+        names a section the data gives, never one it works out itself."""
+        ids = self.ids(citation)
+        if len(ids) != 1:
+            raise ValueError(f"{citation!r} names {len(ids)} clauses, not one")
+        return ids[0]
+
     def cite(self, *names: object) -> str:
         ids = self.ids(*names)
         if self.inventory is None:

@@ -37,7 +37,7 @@ _mg.run_kernel = run_reference_kernel
 """
 
 WARM = """
-from rulegen.game import STANDARD_RULES
+from tests.standard_game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
 from tests.conftest_math import HOUSE, ODD  # the tables the tests compare on
 analyse_main_game(STANDARD_RULES, use_cache=False, monte_carlo_rounds=0)
@@ -51,7 +51,7 @@ out["seconds"] = statistics.median(seconds); out["cpu"] = statistics.median(cpu)
 
 COMPARE = """
 import numpy as np
-from rulegen.game import STANDARD_ANTE, STANDARD_CRISS_CROSS
+from tests.standard_game import STANDARD_ANTE, STANDARD_CRISS_CROSS
 from rulegen.math import main_game as mg
 from tests.conftest_math import HOUSE, THIRDS  # the tables the tests compare on
 from tests.reference_kernel import run_reference_kernel
@@ -83,7 +83,7 @@ out["seconds"] = time.perf_counter() - t
 """,
     "main_game_warm": WARM,
     "reference_cold": REFERENCE + """
-from rulegen.game import STANDARD_RULES
+from tests.standard_game import STANDARD_RULES
 t = time.perf_counter(); c = time.process_time()
 _mg.analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
 out["seconds"] = time.perf_counter() - t; out["cpu"] = time.process_time() - c
@@ -91,20 +91,20 @@ out["seconds"] = time.perf_counter() - t; out["cpu"] = time.process_time() - c
     "reference_warm": REFERENCE + WARM,
     "fast_equals_reference": COMPARE,
     "main_game_cold": """
-from rulegen.game import STANDARD_RULES
+from tests.standard_game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
 t = time.perf_counter(); c = time.process_time()
 analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
 out["seconds"] = time.perf_counter() - t; out["cpu"] = time.process_time() - c
 """,
     "main_game_with_monte_carlo_cold": """
-from rulegen.game import STANDARD_RULES
+from tests.standard_game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
 t = time.perf_counter(); r = analyse_main_game(STANDARD_RULES); out["seconds"] = time.perf_counter() - t
 out["monte_carlo_rounds"] = r.monte_carlo.rounds
 """,
     "main_game_cached": """
-from rulegen.game import STANDARD_RULES
+from tests.standard_game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
 analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
 t = time.perf_counter()
@@ -112,14 +112,15 @@ analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
 out["seconds"] = time.perf_counter() - t
 """,
     "main_game_cached_new_process": """
-from rulegen.game import STANDARD_RULES
+from tests.standard_game import STANDARD_RULES
 from rulegen.math.main_game import analyse_main_game
 t = time.perf_counter()
 analyse_main_game(STANDARD_RULES, monte_carlo_rounds=0)
 out["seconds"] = time.perf_counter() - t
 """,
     "five_and_six_card_bonus_cold": """
-from rulegen.game import STANDARD_FIVE_CARD_BONUS, Paytable
+from rulegen.game import Paytable
+from tests.standard_game import STANDARD_FIVE_CARD_BONUS
 from rulegen.math.bonus import five_card_bonus, six_card_bonus
 six = Paytable.from_mapping({"royal_flush": 1000, "straight_flush": 200, "four_of_a_kind": 50, "full_house": 20,
                              "flush": 15, "straight": 10, "three_of_a_kind": 5})
@@ -128,7 +129,7 @@ out["seconds"] = time.perf_counter() - t
 """,
     "max_win_cold": """
 from decimal import Decimal
-from rulegen.game import STANDARD_RULES
+from tests.standard_game import STANDARD_RULES
 from rulegen.math.maxwin import max_win_per_round
 counted = frozenset({"ante_across", "ante_down", "across", "down", "middle", "five_card_bonus"})
 t = time.perf_counter(); r = max_win_per_round(STANDARD_RULES, Decimal(5), Decimal(1), counted)

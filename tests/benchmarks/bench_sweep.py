@@ -45,7 +45,7 @@ def _tables(n: int):
 
 def _share(n: int, half: int, barrier, results) -> None:
     """One of two processes: the counts in memory and the kernel loaded, then half of the tables."""
-    from rulegen.game import STANDARD_ANTE
+    from tests.standard_game import STANDARD_ANTE
     from rulegen.math import shared
 
     tables = _tables(n)[half::2]
@@ -71,7 +71,7 @@ def main() -> None:
 
 
 def _run(args) -> None:
-    from rulegen.game import STANDARD_ANTE
+    from tests.standard_game import STANDARD_ANTE
     from rulegen.math import reach, shared
     from rulegen.math.main_game import _summarise, run_kernel
 

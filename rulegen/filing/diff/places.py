@@ -16,53 +16,36 @@ if TYPE_CHECKING:
 
 # The rules document follows the jurisdiction's sections (`sections` in its data: id, title, citation). A change
 # belongs to the section whose citation its own citation falls under; its own citation comes from the cited value
-# that governs the field. Where the data cites nothing for a field, the section is found by what it is about.
-CITED_BY: dict[str, tuple[tuple[str, ...], ...]] = {
-    "table.positions": (("rules", "positions"),),
-    "table.payout_odds_display": (("rules", "payout_odds_display"),),
-    "table.payout_limit_display": (("rules", "payout_limit_display"),),
-    "cards.decks": (("rules", "{decks_rule}"),),
-    "cards.back_colours": (("rules", "{decks_rule}"),),
-    "cards.shuffling": (("rules", "two_decks"),),
-    "cards.dealing": (("rules", "dealing_procedures", "{dealing}"), ("rules", "dealing_procedures")),
-    "cards.deck_change_hours": (("rules", "deck_change_hours"),),
-    "limits.ante": (("rules", "equal_antes"),),
-    "limits.adjacent_boxes": (("rules", "adjacent_boxes_required"), ("rules", "adjacent_boxes")),
-    "paytables.criss_cross": (("paytables", "criss_cross", "{criss_cross_table}"),),
-    "paytables.ante": (("paytables", "ante", "{ante_table}"),),
-    "five_card_bonus.paytable": (("paytables", "five_card_bonus", "{five_card_bonus_table}"),
-                                 ("wagers", "five_card_bonus")),
-    "five_card_bonus": (("wagers", "five_card_bonus"),),
-    "six_card_bonus.paytable": (("paytables", "six_card_bonus", "{six_card_bonus_table}"),
-                                ("wagers", "six_card_bonus")),
-    "six_card_bonus": (("wagers", "six_card_bonus"),),
-    "bonus_spin.paytable": (("bonus_spin", "{kind}", "paytables", "{spin_table}"),),
-    "bonus_spin.wheel": (("bonus_spin", "{kind}", "paytables", "{spin_table}"),),
-    "bonus_spin.community_pay": (("bonus_spin", "{kind}", "community_pays"),),
-    "bonus_spin.wager": (("bonus_spin", "{kind}", "wagers"),),
-    "bonus_spin.trigger": (("bonus_spin", "{kind}", "triggers"),),
-    "bonus_spin.top_prize.initial": (("bonus_spin", "{kind}", "minimum_initial", "{spin_table}"),
-                                     ("bonus_spin", "{kind}", "minimum_initial")),
-    "bonus_spin.top_prize.reset": (("bonus_spin", "{kind}", "minimum_reset", "{spin_table}"),
-                                   ("bonus_spin", "{kind}", "minimum_reset")),
-    "bonus_spin.top_prize.rate_of_progression_percent": (("bonus_spin", "{kind}", "rate_of_progression_required"),),
-    "bonus_spin.hardware_approval": (("rules", "bonus_spin_hardware"),),
-    "bonus_spin": (("wagers", "bonus_spin"),),
-    "payout_limit": (("payout_limit", "rule"),),
-}
-# Where nothing is cited: the section whose title speaks of the field's subject (first match wins).
-TOPIC_WORDS: dict[str, tuple[str, ...]] = {
-    "table": ("table", "physical"),
-    "cards.shuffling": ("shuffl",),
-    "cards.dealing": ("dealing",),
-    "cards": ("decks", "cards"),
-    "limits": ("wager",),
-    "paytables": ("payout", "pay"),
-    "five_card_bonus": ("wager",),
-    "six_card_bonus": ("six card", "wager"),
-    "bonus_spin": ("bonus spin", "wager"),
-    "payout_limit": ("payout",),
-}
+# that governs the field. Where the data cites nothing for a field, the section is found by what it is about. Which
+# cited value governs a field, and the words of a section's title that speak of it, are data:
+# jurisdictions/common/fields.yaml.
+
+
+def _fields() -> tuple[dict[str, tuple[tuple[str, ...], ...]], dict[str, tuple[str, ...]]]:
+    from rulegen.resources import data_roots
+
+    return _fields_in(tuple(data_roots()))  # read again when RULEGEN_DATA_PATH names other folders
+
+
+@cache
+def _fields_in(roots: tuple[Path, ...]) -> tuple[dict[str, tuple[tuple[str, ...], ...]], dict[str, tuple[str, ...]]]:
+    from rulegen.jurisdiction import common_data
+
+    data = common_data("fields")
+    return ({field: tuple(tuple(keys) for keys in governing) for field, governing in data["cited_by"].items()},
+            {field: tuple(words) for field, words in data["topic_words"].items()})
+
+
+def cited_by() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Each offering field → the key paths of the cited values that govern it (the first found wins)."""
+    return _fields()[0]
+
+
+def topic_words() -> dict[str, tuple[str, ...]]:
+    """Each offering field → words of a section title that speak of it (where nothing is cited)."""
+    return _fields()[1]
+
+
 OWN_SECTIONS = {"offering": ("submission", "Submission"), "schema_version": ("submission", "Submission"),
                 "signoff": ("signoff", "Sign-off")}
 
@@ -119,7 +102,7 @@ def _field_citation(node: Node, jurisdiction: Jurisdiction | None, data: Data) -
         return None
     path = tuple(str(p) for p in node)
     for length in range(len(path), 0, -1):
-        for keys in CITED_BY.get(".".join(path[:length]), ()):
+        for keys in cited_by().get(".".join(path[:length]), ()):
             filled = [_fill(k, data) for k in keys]
             known = [k for k in filled if k is not None]
             if len(known) != len(filled):
@@ -201,7 +184,7 @@ def _place(node: Node, jurisdiction: Jurisdiction | None, data: Data | None = No
             section = best[0]
             return str(section.get("id") or section.get("key")), str(section.get("title") or ""), citation
     path = ".".join(str(p) for p in node)
-    for prefix, words in sorted(TOPIC_WORDS.items(), key=lambda item: -len(item[0])):
+    for prefix, words in sorted(topic_words().items(), key=lambda item: -len(item[0])):
         if path == prefix or path.startswith(prefix + "."):
             for word in words:
                 for section in sections:

@@ -66,16 +66,12 @@ LABELS = {
 }
 MONEY = {"limits.ante.minimum", "limits.ante.maximum", "five_card_bonus.minimum", "five_card_bonus.maximum",
          "bonus_spin.wager", "bonus_spin.top_prize.initial", "bonus_spin.top_prize.reset", "payout_limit.amount"}
-WORDS = {
-    "table.payout_odds_display": {"layout": "inscribed on the layout", "sign": "on a sign at each table"},
-    "table.payout_limit_display": {"layout": "inscribed on the layout", "sign": "on a sign at each table"},
-    "cards.shuffling": {"manual": "by hand", "automated": "automated shuffler",
-                        "automated-counting": "automated shuffler that counts the cards after each shuffle"},
-    "cards.dealing": {"manual-shoe": "by hand from a dealing shoe", "hand": "from the hand",
-                      "automated-shoe": "from an automated dealing shoe"},
-    "bonus_spin.trigger": {"pair_in_hole_cards": "a pair in the player's two cards",
-                           "suited_hole_cards": "two suited cards", "pair_or_suited_hole_cards":
-                           "a pair or two suited cards"},
+WORDS = {  # the operator's choices in the words every document uses (rulegen.vocabulary), never a second wording
+    "table.payout_odds_display": vocabulary.DISPLAY_WORDS,
+    "table.payout_limit_display": vocabulary.DISPLAY_WORDS,
+    "cards.shuffling": vocabulary.SHUFFLING_WORDS,
+    "cards.dealing": vocabulary.DEALING_WORDS,
+    "bonus_spin.trigger": vocabulary.TRIGGER_WORDS,
 }
 SIGNOFF_ROLES = vocabulary.ROLE_TITLES
 
