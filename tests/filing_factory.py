@@ -208,7 +208,7 @@ def _reproduce(*, source: bytes, name: str, logo, options, signer) -> dict[str, 
 reproduce = Reproducer(_reproduce, renderer_versions)
 
 
-def make_identity(folder: Path, pki: dict, common: str, organization: str, serial: int) -> Path:
+def make_identity(folder: Path, pki: dict, common: str, organization: str | None, serial: int) -> Path:
     """Another signer under the test root: its PKCS#12 file (passphrase PASSPHRASE)."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec

@@ -183,9 +183,17 @@ def test_a_real_filing_is_verified_recorded_archived_and_decided(desk, filings):
 
     events = supervisor.get(f"/api/filings/{filing_id}/events").json()["events"]
     assert [(e["action"], e["user"]) for e in events] == [
-        ("uploaded", "ana"), ("assigned", "ana"), ("note", "ana"), ("accepted", "sam")]
+        ("uploaded", "ana"), ("assigned", "ana"), ("note", "ana"), ("accepted", "sam"), ("letter", "sam")]
     assert all(e["address"] == "192.0.2.10" and e["at"] for e in events)
-    assert events[-1]["detail"] == "Approved for 2027-03-01."
+    assert events[-2]["detail"] == "Approved for 2027-03-01."
+    # the decision wrote the letter to the operator: archived by its SHA-256, named by the event, downloadable
+    [letter] = supervisor.get(f"/api/filings/{filing_id}").json()["letters"]
+    assert letter["name"] == f"letter-{filing_id}-accepted.pdf" and letter["sha256"] in events[-1]["detail"]
+    pdf = analyst.get(f"/api/filings/{filing_id}/letters/{letter['name']}")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
+    assert hashlib.sha256(pdf.content).hexdigest() == letter["sha256"] == hashlib.sha256(
+        (desk.archive / letter["sha256"][:2] / letter["sha256"]).read_bytes()).hexdigest()
+    assert analyst.get(f"/api/filings/{filing_id}/letters/rules.pdf").status_code == 404
     queue = supervisor.get("/api/filings", params={"status": "accepted"}).json()["filings"]
     assert [f["id"] for f in queue] == [filing_id] and queue[0]["assignee"] == "ana"
 
@@ -350,7 +358,8 @@ def test_the_desk_keeps_its_queue_and_events_in_postgresql(tmp_path, pki, filing
                                   headers={"X-CSRF-Token": login(supervisor, "sam")})
         assert decided.json()["status"] == "returned"
         events = supervisor.get(f"/api/filings/{body['id']}/events").json()["events"]
-        assert [(e["action"], e["user"]) for e in events] == [("uploaded", "ana"), ("returned", "sam")]
+        assert [(e["action"], e["user"]) for e in events] == [("uploaded", "ana"), ("returned", "sam"),
+                                                              ("letter", "sam")]
         assert_events_are_append_only(engine)
     finally:
         engine.dispose()

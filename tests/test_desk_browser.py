@@ -60,7 +60,8 @@ def server(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEGEN_DESK_PASSWORD", PASSWORD)
     runner = CliRunner()
     for arguments in (["desk", "init", "--db", db],
-                      ["desk", "user", "add", "sam", "--role", "supervisor", "--db", db]):
+                      ["desk", "user", "add", "sam", "--role", "supervisor", "--db", db],
+                      ["desk", "user", "add", "ada", "--role", "admin", "--db", db]):
         result = runner.invoke(app, arguments)
         assert result.exit_code == 0, result.output
     port = _free_port()
@@ -92,27 +93,60 @@ def server(tmp_path, monkeypatch):
             process.wait(timeout=15)
 
 
-def test_a_supervisor_logs_in_uploads_sees_the_verdict_and_decides(server, tmp_path):
+def chromium(tmp_path: Path, browser: tuple[str, str], profile: str = "chromium-profile",
+             downloads: Path | None = None):
+    """Headless Debian Chromium under Selenium; files it downloads go to `downloads`."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+
+    binary, chromedriver = browser
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     f"--user-data-dir={tmp_path / profile}", "--window-size=1280,900"):
+        options.add_argument(argument)
+    if downloads is not None:
+        options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                                  "download.prompt_for_download": False,
+                                                  "plugins.always_open_pdf_externally": True})
+    return webdriver.Chrome(options=options, service=Service(executable_path=chromedriver))
+
+
+def log_in(driver, url: str, user: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
-    url, filing, (chromium, chromedriver) = server
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     f"--user-data-dir={tmp_path / 'chromium-profile'}"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=chromedriver))
+    driver.get(url + "/")
+    assert driver.current_url.endswith("/login")
+    driver.find_element(By.ID, "user").send_keys(user)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    driver.find_element(By.ID, "login").click()
+    WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.ID, "files")))
+
+
+FILING_FILES = ("rules.pdf", "manifest.json", "rules.html", "signage.pdf", "math-appendix.pdf")
+
+
+def upload_in(driver, filing: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.find_element(By.ID, "files").send_keys("\n".join(str(filing / name) for name in FILING_FILES))
+    driver.find_element(By.ID, "upload").click()
+    WebDriverWait(driver, 180).until(expected_conditions.presence_of_element_located((By.ID, "verdict")))
+
+
+def test_a_supervisor_logs_in_uploads_sees_the_verdict_and_decides(server, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url, filing, browser = server
+    driver = chromium(tmp_path, browser)
     try:
-        driver.get(url + "/")
-        assert driver.current_url.endswith("/login")
-        driver.find_element(By.ID, "user").send_keys("sam")
-        driver.find_element(By.ID, "password").send_keys(PASSWORD)
-        driver.find_element(By.ID, "login").click()
-        WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.ID, "files")))
+        log_in(driver, url, "sam")
 
         names = ("rules.pdf", "manifest.json", "rules.html", "signage.pdf", "math-appendix.pdf")
         driver.find_element(By.ID, "files").send_keys("\n".join(str(filing / name) for name in names))
@@ -125,7 +159,7 @@ def test_a_supervisor_logs_in_uploads_sees_the_verdict_and_decides(server, tmp_p
         driver.find_element(By.ID, "accept").click()
         driver.find_element(By.ID, "decision-note").send_keys("Approved as filed.")
         driver.find_element(By.ID, "decide").click()
-        WebDriverWait(driver, 20).until(expected_conditions.text_to_be_present_in_element((By.ID, "status"),
+        WebDriverWait(driver, 60).until(expected_conditions.text_to_be_present_in_element((By.ID, "status"),
                                                                                           "accepted"))
         history = driver.find_element(By.ID, "events").text
         assert "uploaded" in history and "accepted" in history and "Approved as filed." in history
@@ -133,3 +167,83 @@ def test_a_supervisor_logs_in_uploads_sees_the_verdict_and_decides(server, tmp_p
         assert cookie is not None and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
     finally:
         driver.quit()
+
+
+def test_a_return_writes_the_letter_the_supervisor_downloads_and_verify_again_is_a_button(server, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url, filing, browser = server
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    driver = chromium(tmp_path, browser, downloads=downloads)
+    try:
+        log_in(driver, url, "sam")
+        upload_in(driver, filing)
+        assert driver.find_element(By.ID, "verdict").text == "VERIFIED"
+        filing_page = driver.current_url
+
+        driver.find_element(By.ID, "reverify").click()
+        again = WebDriverWait(driver, 180).until(
+            expected_conditions.presence_of_element_located((By.ID, "reverify-verdict")))
+        assert again.text == "VERIFIED"
+        assert "Every byte was built again here" in driver.find_element(By.ID, "reverify-checks").text
+        assert "reverified" in driver.find_element(By.ID, "events").text
+
+        driver.find_element(By.ID, "return").click()
+        driver.find_element(By.ID, "decision-note").send_keys("The table sign shows the wrong antes.")
+        driver.find_element(By.ID, "decide").click()
+        WebDriverWait(driver, 60).until(expected_conditions.text_to_be_present_in_element((By.ID, "status"),
+                                                                                          "returned"))
+        assert driver.current_url.split("#")[0] == filing_page
+        link = driver.find_element(By.CSS_SELECTOR, "#letters a")
+        name = link.text
+        assert name.startswith("letter-") and name.endswith("-returned.pdf")
+        assert "letter" in driver.find_element(By.ID, "events").text
+        link.click()
+        target = downloads / name
+        deadline = time.monotonic() + 60
+        while not target.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert target.exists(), sorted(p.name for p in downloads.iterdir())
+        assert target.read_bytes().startswith(b"%PDF-")
+    finally:
+        driver.quit()
+
+
+def test_an_admin_adds_an_analyst_who_is_refused_what_is_not_theirs(server, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url, filing, browser = server
+    admin = chromium(tmp_path, browser, "admin-profile")
+    try:
+        log_in(admin, url, "ada")
+        admin.find_element(By.ID, "users-link").click()
+        WebDriverWait(admin, 20).until(expected_conditions.presence_of_element_located((By.ID, "add-user")))
+        admin.find_element(By.ID, "new-name").send_keys("nia")
+        admin.find_element(By.CSS_SELECTOR, "#new-role option[value='analyst']").click()
+        admin.find_element(By.ID, "new-password").send_keys(PASSWORD)
+        admin.find_element(By.ID, "new-password-again").send_keys(PASSWORD)
+        admin.find_element(By.ID, "add-user").click()
+        WebDriverWait(admin, 20).until(expected_conditions.text_to_be_present_in_element((By.ID, "users"), "nia"))
+        assert "nia analyst active" in admin.find_element(By.ID, "users").text
+        assert "user-added" in admin.find_element(By.ID, "user-events").text
+    finally:
+        admin.quit()
+
+    analyst = chromium(tmp_path, browser, "analyst-profile")
+    try:
+        log_in(analyst, url, "nia")
+        assert not analyst.find_elements(By.ID, "users-link")
+        analyst.get(url + "/users")
+        assert "only an admin manages the desk's users" in analyst.find_element(By.ID, "message").text
+        analyst.get(url + "/")
+        upload_in(analyst, filing)
+        assert analyst.find_element(By.ID, "verdict").text == "VERIFIED"
+        assert not analyst.find_elements(By.ID, "decide")  # no decision for an analyst
+        assert analyst.find_elements(By.ID, "reverify")  # but verifying again is anyone's
+    finally:
+        analyst.quit()

@@ -31,6 +31,7 @@ from tests.filing_factory import (  # noqa: E402
     _certificate,
     _name,
     build,
+    make_identity,
     make_trusted_pki,
     reproduce,
 )
@@ -739,3 +740,31 @@ def test_an_unreachable_timestamp_authority_stops_signing(signed_filing, pki):
         sign_pdf(unsigned, pki["signer"], PASSPHRASE, tsa_url=f"http://127.0.0.1:{port}/tsa")
     with pytest.raises(InputError, match="http"):
         sign_pdf(unsigned, pki["signer"], PASSPHRASE, tsa_url="ftp://example.invalid/tsa")
+
+
+def test_a_filing_signed_with_another_organisations_certificate_is_not_a_silent_verified(pki, tmp_path):
+    """The operator's filing signed with a certificate the trusted root issued to another casino: every byte
+    reproduces, yet the verdict names the other organisation, --details marks it, and --strict fails it."""
+    chesapeake = make_identity(tmp_path, pki, "Morgan Hale", "Chesapeake Gaming", serial=501)
+    filing = build(tmp_path / "signed-by-another" / "filing-test-pa", pki, identity=chesapeake)
+    report = verify_filing(filing, reproduce=reproduce)
+    signer = next(c for c in report.checks if c.name == "signer")
+    assert signer.ok and signer.warning and signer.status == "warn"
+    assert "Chesapeake Gaming's, not the operator's" in signer.detail and "Test Pennsylvania Casino" in signer.detail
+    assert report.status == "verified" and report.exit_code == 0
+    assert "(warning: signer: the signer's certificate is Chesapeake Gaming's" in report.verdict
+    strict = verify_filing(filing, reproduce=reproduce, strict=True)
+    assert strict.exit_code == 1 and strict.verdict.startswith("FAILED (--strict): signer: ")
+    result = CliRunner().invoke(app, ["verify", str(filing), "--integrity-only", "--details"])
+    assert result.exit_code == 0, result.output
+    assert "warn  signer: the signer's certificate is Chesapeake Gaming's" in result.stdout
+    # the operator's own certificate: the check passes, with no warning
+    own = verify_filing(build(tmp_path / "signed-by-own" / "filing-test-pa", pki), reproduce=reproduce)
+    mine = next(c for c in own.checks if c.name == "signer")
+    assert mine.ok and not mine.warning and "(Test Pennsylvania Casino)" in mine.detail
+    assert "warning" not in own.verdict
+    # a certificate that names no organisation ties nobody to the operator: a warning too
+    nameless = make_identity(tmp_path, pki, "Anonymous Signer", None, serial=502)
+    anonymous = verify_filing(build(tmp_path / "signed-anonymously" / "filing-test-pa", pki, identity=nameless),
+                              reproduce=reproduce)
+    assert "names no organisation" in next(c for c in anonymous.checks if c.name == "signer").detail

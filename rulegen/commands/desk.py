@@ -99,7 +99,9 @@ def register(app: typer.Typer) -> None:
         roots = load_trust_roots(trust_paths(trust or None, None))
         engine = _engine(db)
         desk = Desk(engine=engine, archive=folder, roots=roots, reproduce=reproduce_filing_for_verify,
-                    limits=Limits(max_bytes=max_mb * 1024 * 1024))
+                    limits=Limits(max_bytes=max_mb * 1024 * 1024),
+                    # a re-verification reads the roots again: today's, as the agency's folder now holds them
+                    trust_loader=lambda: load_trust_roots(trust_paths(trust or None, None)))
         typer.echo(f"desk on http{'s' if certfile else ''}://{host}:{port}/ ({len(roots)} trust root(s), "
                    f"archive {folder})")
         uvicorn.run(create_app(desk), host=host, port=port, log_level="warning", proxy_headers=False,

@@ -32,6 +32,8 @@ Order of the checks, each reported with a reason:
               signed, attached offering (never from the manifest); a manifest saying otherwise fails
   attachments nothing else is attached
   final       the build was --final with every sign-off role, and the signer's name is the one recorded
+  signer      the organisation the signer's certificate names is the operator the signed offering names; another
+              organisation, or none, is a warning (shown with the verdict; --strict fails it)
   outputs     the whole package: every output the manifest lists, and manifest.json, is beside the filing and
               matches; a missing file or a file the manifest does not list fails
   rules       the shipped jurisdiction data and schemas, and the findings they give now, against the manifest's
@@ -206,6 +208,7 @@ class _Verifier(SignatureChecks, PackageChecks):
         self._signature()
         self._attachments()
         self._final()
+        self._signer()
         self._outputs()
         self._rules()
         if reproduce is not None:

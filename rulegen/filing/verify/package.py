@@ -151,6 +151,24 @@ class PackageChecks(FilingState):
         report.add("final", True, "built --final with the sign-off of " + ", ".join(SIGNOFF_ROLES)
                    + (f"; signer recorded as {recorded!r}" if recorded else ""))
 
+    def _signer(self) -> None:
+        """Who signed against who files: the organisation the signer's certificate names is the operator the signed
+        offering names. Another organisation, or none, is a warning (a group's or a consultant's certificate may
+        sign for an operator; that is the regulator's call), never a silent pass; --strict fails it."""
+        report = self.report
+        if not report.signed or report.signer is None or report.operator is None:
+            return
+        organization = report.signer_organization
+        if organization is None:
+            report.add("signer", True, f"the signer's certificate ({report.signer}) names no organisation, so "
+                                       f"nothing in it ties the signer to the operator, {report.operator}",
+                       warning=True)
+        elif not _same_name(organization, report.operator):
+            report.add("signer", True, f"the signer's certificate is {organization}'s, not the operator's: the "
+                                       f"filing names {report.operator}", warning=True)
+        else:
+            report.add("signer", True, f"the signer's certificate is the operator's ({organization})")
+
     def _outputs(self) -> None:
         """The whole package: the folder holds the filing, manifest.json and every output the manifest lists,
         each matching it, and nothing else."""

@@ -127,7 +127,8 @@ class VerifyReport:
             return "FAILED: " + "; ".join(f"{c.name}: {c.detail}" for c in failures[:3])
         if self.strict and self.warnings:
             return "FAILED (--strict): " + "; ".join(f"{c.name}: {c.detail}" for c in self.warnings[:3])
-        warned = " (warning: " + "; ".join(c.name for c in self.warnings) + ")" if self.warnings else ""
+        warned = " (warning: " + "; ".join(f"{c.name}: {c.detail}" for c in self.warnings) + ")" \
+            if self.warnings else ""
         if status == "intact":
             return (f"INTACT, INTEGRITY ONLY (not verified: nothing was reproduced): signed final filing, signer "
                     f"{self.signer} trusted; {self.signature_summary}; run `rulegen verify` without "

@@ -30,7 +30,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulegen.filing.rebuild import Reproducer
-from rulegen.web.desk import intake, store
+from rulegen.web.desk import intake, review, store
+from rulegen.web.desk.words import PLAIN, STATUS_WORDS
 
 COOKIE = "rulegen_desk"
 LOGIN_COOKIE = "rulegen_desk_login"  # the login form's CSRF token (double submit), before there is a session
@@ -39,28 +40,6 @@ LOGIN_WINDOW = _dt.timedelta(minutes=15)
 LOGIN_ATTEMPTS = 5  # failed logins per user name, or per address, within LOGIN_WINDOW; then 429
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-# Each check of `rulegen verify`, in plain words (the check's own detail follows it on the page).
-PLAIN = {
-    "file": "The upload could be read as a filing",
-    "pdf": "rules.pdf is a PDF with the shape rulegen writes",
-    "signature": "rules.pdf carries one digital signature, intact and valid",
-    "coverage": "The signature covers every byte of the file",
-    "revision": "Signing added the signature and nothing else",
-    "contents": "The signature's container holds only the signature",
-    "certificate": "The signer's certificate was valid when it signed",
-    "trust": "The signer's certificate chains to a root this desk trusts",
-    "timestamp": "The signature's timestamp",
-    "revocation": "The signer's certificates were not revoked",
-    "manifest": "The filing's manifest is attached and readable",
-    "offering": "The attached offering is the one the manifest names",
-    "identity": "The offering, operator, revision and date are the signed offering's own",
-    "attachments": "Nothing else is attached to rules.pdf",
-    "final": "It is a final build, signed off by every role",
-    "outputs": "Every file of the package is there and matches the manifest",
-    "rules": "The jurisdiction's rules and findings are the ones it was built with",
-    "reproduce": "Every byte was built again here from the signed offering",
-}
-STATUS_WORDS = {"ok": "passed", "FAIL": "FAILED", "warn": "passed, with a warning", "note": "not checked"}
 
 
 @dataclass
@@ -71,6 +50,11 @@ class Desk:
     reproduce: Reproducer | None = None
     limits: intake.Limits = field(default_factory=intake.Limits)
     session_lifetime: _dt.timedelta = _dt.timedelta(hours=8)
+    # today's trust roots for a re-verification (`serve` reads its --trust and RULEGEN_TRUST again); else `roots`
+    trust_loader: Callable[[], list[Any]] | None = None
+
+    def roots_today(self) -> list[Any]:
+        return self.trust_loader() if self.trust_loader is not None else list(self.roots)
 
 
 class _TooLarge(Exception):
@@ -187,11 +171,17 @@ def create_app(desk: Desk) -> ASGIApp:
                                      register_entry=received.register_entry, stored=received.stored))
         return filing_id, received
 
-    def download(filing_id: int, name: str, digest: str | None) -> Response:
+    def download(filing_id: int, name: str, digest: str | None, *, pdf: bool = False) -> Response:
         if digest is None:
             return _plain(404, f"filing {filing_id} has no file {name!r}")
-        return FileResponse(desk.archive / digest[:2] / digest, media_type="application/octet-stream",
+        return FileResponse(review.archived(desk.archive, digest),
+                            media_type="application/pdf" if pdf else "application/octet-stream",
                             headers={"content-disposition": f"attachment; filename*=UTF-8''{quote(name)}"})
+
+    async def reverify_filing(request: Request, session: store.Session, filing_id: int) -> str:
+        return await run_in_threadpool(lambda: review.reverify(
+            desk.engine, desk.archive, filing_id, user=session.user, address=address(request),
+            roots=desk.roots_today, reproduce=desk.reproduce))
 
     # --- the JSON API -------------------------------------------------------------------------------------------
 
@@ -289,10 +279,20 @@ def create_app(desk: Desk) -> ASGIApp:
     async def api_decision(request: Request, session: store.Session) -> Response:
         body = await json_body(request)
         filing_id = filing_id_of(request)
-        await run_in_threadpool(lambda: store.decide(desk.engine, filing_id, user=session.user,
-                                                     address=address(request), decision=str(body.get("decision")),
-                                                     note=str(body.get("note") or "")))
+        await run_in_threadpool(lambda: review.decide(desk.engine, desk.archive, filing_id, user=session.user,
+                                                      address=address(request), decision=str(body.get("decision")),
+                                                      note=str(body.get("note") or "")))
         return JSONResponse(await run_in_threadpool(store.get_filing, desk.engine, filing_id))
+
+    async def api_reverify(request: Request, session: store.Session) -> Response:
+        filing_id = filing_id_of(request)
+        await reverify_filing(request, session, filing_id)
+        return JSONResponse(await run_in_threadpool(store.get_filing, desk.engine, filing_id))
+
+    async def api_letter(request: Request, session: store.Session) -> Response:
+        filing_id, name = filing_id_of(request), request.path_params["name"]
+        return download(filing_id, name, await run_in_threadpool(store.letter_file, desk.engine, filing_id, name),
+                        pdf=True)
 
     async def api_note(request: Request, session: store.Session) -> Response:
         body = await json_body(request)
@@ -392,8 +392,11 @@ def create_app(desk: Desk) -> ASGIApp:
         if entry is None:
             raise LookupError
         events = await run_in_threadpool(store.filing_events, desk.engine, filing_id)
-        return page(request, "filing.html", session=session, filing=entry, events=events,
-                    notes=[e for e in events if e["action"] == "note"])
+        history = await run_in_threadpool(store.revisions, desk.engine, entry["offering_id"]) \
+            if entry["offering_id"] else []
+        diff = await run_in_threadpool(review.revision_diff, desk.engine, desk.archive, entry, history)
+        return page(request, "filing.html", session=session, filing=entry, events=events, history=history,
+                    diff=diff, notes=[e for e in events if e["action"] == "note"])
 
     async def form_of(request: Request) -> Any:
         return await request.form(max_fields=20)
@@ -412,10 +415,53 @@ def create_app(desk: Desk) -> ASGIApp:
 
     async def decision_post(request: Request, session: store.Session) -> Response:
         filing_id, form = filing_id_of(request), await form_of(request)
-        await run_in_threadpool(lambda: store.decide(desk.engine, filing_id, user=session.user,
-                                                     address=address(request), decision=str(form.get("decision")),
-                                                     note=str(form.get("note") or "")))
+        await run_in_threadpool(lambda: review.decide(desk.engine, desk.archive, filing_id, user=session.user,
+                                                      address=address(request), decision=str(form.get("decision")),
+                                                      note=str(form.get("note") or "")))
         return RedirectResponse(f"/filings/{filing_id}", status_code=303)
+
+    async def reverify_post(request: Request, session: store.Session) -> Response:
+        filing_id = filing_id_of(request)
+        await reverify_filing(request, session, filing_id)
+        return RedirectResponse(f"/filings/{filing_id}#reverified", status_code=303)
+
+    async def letter_get(request: Request, session: store.Session) -> Response:
+        filing_id, name = filing_id_of(request), request.path_params["name"]
+        return download(filing_id, name, await run_in_threadpool(store.letter_file, desk.engine, filing_id, name),
+                        pdf=True)
+
+    def admin_only(session: store.Session) -> None:
+        if session.user.role != "admin":
+            raise PermissionError("only an admin manages the desk's users")
+
+    async def users_page(request: Request, session: store.Session, code: int = 200,
+                         message: str | None = None) -> Response:
+        admin_only(session)
+        accounts = await run_in_threadpool(store.list_users, desk.engine)
+        changes = await run_in_threadpool(store.user_events, desk.engine)
+        return page(request, "users.html", code, session=session, accounts=accounts, changes=changes,
+                    roles=store.ROLES, message=message)
+
+    async def user_add_post(request: Request, session: store.Session) -> Response:
+        admin_only(session)
+        form = await form_of(request)
+        name, role = str(form.get("name") or ""), str(form.get("role") or "")
+        password, again = str(form.get("password") or ""), str(form.get("password_again") or "")
+        if password != again:
+            return await users_page(request, session, 400, "The two passwords differ: nobody was added.")
+        try:
+            await run_in_threadpool(lambda: store.add_user(desk.engine, name, role, password, by=session.user,
+                                                           address=address(request)))
+        except store.DeskError as exc:
+            return await users_page(request, session, 400, f"Nobody was added: {exc}.")
+        return RedirectResponse("/users", status_code=303)
+
+    async def user_disable_post(request: Request, session: store.Session) -> Response:
+        admin_only(session)
+        name = str((await form_of(request)).get("name") or "")
+        await run_in_threadpool(lambda: store.disable_user(desk.engine, name, by=session.user,
+                                                           address=address(request)))
+        return RedirectResponse("/users", status_code=303)
 
     async def file_get(request: Request, session: store.Session) -> Response:
         filing_id, name = filing_id_of(request), request.path_params["name"]
@@ -435,6 +481,8 @@ def create_app(desk: Desk) -> ASGIApp:
         Route("/api/filings/{filing}/notes", api(api_note, changes=True), methods=["POST"]),
         Route("/api/filings/{filing}/assign", api(api_assign, changes=True), methods=["POST"]),
         Route("/api/filings/{filing}/files/{name}", api(api_file), methods=["GET"]),
+        Route("/api/filings/{filing}/letters/{name}", api(api_letter), methods=["GET"]),
+        Route("/api/filings/{filing}/reverify", api(api_reverify, changes=True), methods=["POST"]),
         Route("/api/{rest:path}", api(api_nothing), methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/login", login_form, methods=["GET"]),
@@ -447,6 +495,11 @@ def create_app(desk: Desk) -> ASGIApp:
         Route("/filings/{filing}/assign", on_page(assign_post, changes=True), methods=["POST"]),
         Route("/filings/{filing}/decision", on_page(decision_post, changes=True), methods=["POST"]),
         Route("/filings/{filing}/files/{name}", on_page(file_get), methods=["GET"]),
+        Route("/filings/{filing}/letters/{name}", on_page(letter_get), methods=["GET"]),
+        Route("/filings/{filing}/reverify", on_page(reverify_post, changes=True), methods=["POST"]),
+        Route("/users", on_page(users_page), methods=["GET"]),
+        Route("/users", on_page(user_add_post, changes=True), methods=["POST"]),
+        Route("/users/disable", on_page(user_disable_post, changes=True), methods=["POST"]),
     ]
     app = Starlette(routes=routes)
     # Room for a form's other fields and the multipart framing beyond the files themselves.

@@ -122,10 +122,10 @@ def archive(folder: Path, data: bytes) -> str:
 
 VERDICTS = {"verified": "VERIFIED", "untrusted": "NOT TRUSTED"}
 
-# One verification at a time in a desk's process: reproducing a filing renders under SOURCE_DATE_EPOCH, which is
-# the process's environment (filing.manifest.reproducible_clock), so two reproductions in two threads at once
-# could each render with the other's date and fail a good filing. Requests wait their turn instead.
-_VERIFYING = threading.Lock()
+# One rendering at a time in a desk's process: reproducing a filing (and writing a decision's letter) renders under
+# SOURCE_DATE_EPOCH, which is the process's environment (filing.manifest.reproducible_clock), so two renderings in
+# two threads at once could each take the other's date and fail a good filing. Requests wait their turn instead.
+RENDERING = threading.Lock()
 
 
 @dataclass
@@ -136,32 +136,44 @@ class Received:
     stored: list[tuple[str, str, int]]
 
 
-def receive(found: Mapping[str, bytes], *, archive_folder: Path, engine: Any, roots: list[Any],
-            reproduce: Reproducer | None) -> Received:
-    """Archive the files, verify the filing they make in full, record it in the register (a failed one too)."""
-    stored = [(name, archive(archive_folder, data), len(data)) for name, data in sorted(found.items())]
-    rules = next((h for n, h, _ in stored if n == "rules.pdf"), None)
+def verify_files(found: Mapping[str, bytes], *, roots: list[Any], reproduce: Reproducer | None,
+                 shown: str) -> VerifyReport:
+    """verify's report on the filing these files make (written to a scratch folder that is gone afterwards)."""
     with tempfile.TemporaryDirectory(prefix="rulegen-desk-") as scratch:
         folder = Path(scratch) / "filing"
         folder.mkdir()
         for name, data in found.items():
             (folder / name).write_bytes(data)
-        shown = f"desk upload {rules[:12] if rules else 'without rules.pdf'}/rules.pdf"
         if "rules.pdf" not in found:
             report = VerifyReport(shown, error="the upload holds no rules.pdf", trust_roots=len(roots))
         else:
             try:
-                with _VERIFYING:
+                with RENDERING:
                     report = verify_filing(folder / "rules.pdf", roots=roots, reproduce=reproduce)
             except InputError as exc:
                 report = VerifyReport(str(folder / "rules.pdf"), error=exc.message, trust_roots=len(roots))
         report.path = shown  # not the scratch folder, which is gone when this returns
-        result = record(engine, report)
+    return report
+
+
+def summary_of(report: VerifyReport) -> tuple[str, dict[str, Any]]:
+    """The desk's verdict word and the report as the desk keeps it (verify's JSON, the build's findings)."""
     summary = report.to_json()
-    summary["flags"] = [flag.to_json() for flag in result.flags]
-    summary["refused"] = result.refused
     summary["findings"] = list(report.manifest["findings"]) if report.manifest is not None else []
     if report.error is not None:
         summary["checks"] = [{"name": "file", "ok": False, "detail": report.error, "warning": False, "status": "FAIL"}]
-    verdict = VERDICTS.get(report.status, "FAILED")
+    return VERDICTS.get(report.status, "FAILED"), summary
+
+
+def receive(found: Mapping[str, bytes], *, archive_folder: Path, engine: Any, roots: list[Any],
+            reproduce: Reproducer | None) -> Received:
+    """Archive the files, verify the filing they make in full, record it in the register (a failed one too)."""
+    stored = [(name, archive(archive_folder, data), len(data)) for name, data in sorted(found.items())]
+    rules = next((h for n, h, _ in stored if n == "rules.pdf"), None)
+    report = verify_files(found, roots=roots, reproduce=reproduce,
+                          shown=f"desk upload {rules[:12] if rules else 'without rules.pdf'}/rules.pdf")
+    result = record(engine, report)
+    verdict, summary = summary_of(report)
+    summary["flags"] = [flag.to_json() for flag in result.flags]
+    summary["refused"] = result.refused
     return Received(verdict, summary, result.entry, stored)

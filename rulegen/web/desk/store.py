@@ -97,6 +97,29 @@ files = Table(
     Column("size", Integer, nullable=False),
 )
 
+letters = Table(
+    "desk_letters", metadata,  # the letter to the operator a decision wrote, archived by its SHA-256
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("filing_id", Integer, ForeignKey("desk_filings.id"), nullable=False, index=True),
+    Column("decision", String(16), nullable=False),
+    Column("name", String(255), nullable=False),
+    Column("sha256", String(64), nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+verifications = Table(
+    "desk_verifications", metadata,  # each re-verification of the archived files with the trust roots of its day
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("filing_id", Integer, ForeignKey("desk_filings.id"), nullable=False, index=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("user_id", Integer, ForeignKey("desk_users.id"), nullable=False),
+    Column("verdict", String(16), nullable=False),
+    Column("verdict_text", Text, nullable=False),
+    Column("trust_roots", Integer, nullable=False),
+    Column("report", Text, nullable=False),  # JSON: verify's report
+)
+
 events = Table(
     "desk_events", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -158,7 +181,8 @@ class DeskError(Exception):
     """A request the desk refuses, with the message to show."""
 
 
-def add_user(engine: Engine, name: str, role: str, password: str) -> User:
+def add_user(engine: Engine, name: str, role: str, password: str, *, by: User | None = None,
+             address: str | None = None) -> User:
     name = name.strip()
     if not name or len(name) > 100 or any(ord(c) < 32 or ord(c) == 127 for c in name):
         raise DeskError("a user's name is 1 to 100 printable characters")
@@ -172,9 +196,49 @@ def add_user(engine: Engine, name: str, role: str, password: str) -> User:
         key = connection.execute(insert(users).values(name=name, role=role, password_hash=_HASHER.hash(password),
                                                       active=True, created_at=now())).inserted_primary_key
         user = User(int(key[0]) if key else 0, name, role)
-        connection.execute(insert(events).values(at=now(), user_id=user.id, user_name=name, action="user-added",
-                                                 detail=f"role {role}", address=None))
+        # by the admin who added them in the browser; by the new user's own name from the command line
+        log(connection, action="user-added", user=by or user, address=address, detail=f"{name}, role {role}")
     return user
+
+
+@dataclass(frozen=True)
+class Account:
+    name: str
+    role: str
+    active: bool
+    created_at: str | None
+
+
+def list_users(engine: Engine) -> list[Account]:
+    with engine.connect() as connection:
+        rows = connection.execute(select(users).order_by(users.c.name)).all()
+    return [Account(r.name, r.role, bool(r.active), _iso(r.created_at)) for r in rows]
+
+
+def disable_user(engine: Engine, name: str, *, by: User, address: str | None) -> None:
+    """The user can no longer log in, and their open sessions end; their events and filings stay theirs."""
+    if by.role != "admin":
+        raise PermissionError("only an admin manages the desk's users")
+    if name == by.name:
+        raise DeskError("an admin does not disable their own account (another admin does)")
+    with engine.begin() as connection:
+        row = connection.execute(select(users.c.id, users.c.active).where(users.c.name == name)).first()
+        if row is None:
+            raise DeskError(f"there is no user {name!r}")
+        if not row.active:
+            raise DeskError(f"{name} is already disabled")
+        connection.execute(update(users).where(users.c.id == row.id).values(active=False))
+        connection.execute(sessions.delete().where(sessions.c.user_id == row.id))
+        log(connection, action="user-disabled", user=by, address=address, detail=name)
+
+
+def user_events(engine: Engine, limit: int = 200) -> list[dict[str, Any]]:
+    """The latest events about the desk's users (added, disabled), newest first."""
+    with engine.connect() as connection:
+        rows = connection.execute(select(events).where(events.c.action.in_(("user-added", "user-disabled")))
+                                  .order_by(events.c.id.desc()).limit(limit)).all()
+    return [{"id": r.id, "at": _iso(r.at), "user": r.user_name, "action": r.action, "detail": r.detail,
+             "address": r.address} for r in rows]
 
 
 def authenticate(engine: Engine, name: str, password: str) -> User | None:
@@ -315,6 +379,7 @@ def _filing_json(row: Any, names: dict[int, str], *, full: bool = False) -> dict
     entry["flag_kinds"] = [flag.get("kind") for flag in report.get("flags", [])]
     if full:
         entry.update(verdict_text=row.verdict_text, checks=report.get("checks", []), flags=report.get("flags", []),
+                     effective_date=report.get("effective_date"),
                      findings=report.get("findings", []), refused=report.get("refused"))
     return entry
 
@@ -346,6 +411,8 @@ def get_filing(engine: Engine, filing_id: int) -> dict[str, Any] | None:
                                     .where(files.c.filing_id == filing_id).order_by(files.c.name)).all()
     entry = _filing_json(row, names, full=True)
     entry["files"] = [{"name": f.name, "sha256": f.sha256, "size": f.size} for f in stored]
+    entry["letters"] = filing_letters(engine, filing_id)
+    entry["reverifications"] = filing_verifications(engine, filing_id)
     return entry
 
 
@@ -388,7 +455,10 @@ def assign(engine: Engine, filing_id: int, *, user: User, address: str | None) -
             detail=f"to {user.name}; in review")
 
 
-def decide(engine: Engine, filing_id: int, *, user: User, address: str | None, decision: str, note: str) -> None:
+def decide(engine: Engine, filing_id: int, *, user: User, address: str | None, decision: str, note: str,
+           letter: tuple[str, str, int] | None = None) -> None:
+    """Record the decision; with `letter` (its name, SHA-256 in the archive, size), the letter it wrote, in the
+    same transaction: a decision and its letter are recorded together or not at all."""
     if not user.decides:
         raise PermissionError("only a supervisor records a decision")
     if decision not in DECISIONS:
@@ -402,6 +472,12 @@ def decide(engine: Engine, filing_id: int, *, user: User, address: str | None, d
             raise DeskError(f"filing {filing_id} is already {row.status}")
         connection.execute(update(filings).where(filings.c.id == filing_id).values(status=decision))
         log(connection, action=decision, user=user, address=address, filing_id=filing_id, detail=note or None)
+        if letter is not None:
+            name, digest, size = letter
+            connection.execute(insert(letters).values(filing_id=filing_id, decision=decision, name=name,
+                                                      sha256=digest, size=size, created_at=now()))
+            log(connection, action="letter", user=user, address=address, filing_id=filing_id,
+                detail=f"{name} to the operator ({size:,} bytes, SHA-256 {digest})")
         if decision == "accepted" and row.offering_id is not None and row.revision is not None:
             older = connection.execute(select(filings.c.id).where(and_(
                 filings.c.offering_id == row.offering_id, filings.c.revision < row.revision,
@@ -415,3 +491,64 @@ def decide(engine: Engine, filing_id: int, *, user: User, address: str | None, d
 def user_names(engine: Engine) -> list[str]:
     with engine.connect() as connection:
         return sorted(_user_names(connection).values())
+
+
+# --- letters, re-verifications, revisions ---------------------------------------------------------------------------
+
+def filing_letters(engine: Engine, filing_id: int) -> list[dict[str, Any]]:
+    with engine.connect() as connection:
+        rows = connection.execute(select(letters).where(letters.c.filing_id == filing_id)
+                                  .order_by(letters.c.id)).all()
+    return [{"name": r.name, "decision": r.decision, "sha256": r.sha256, "size": r.size,
+             "created_at": _iso(r.created_at)} for r in rows]
+
+
+def letter_file(engine: Engine, filing_id: int, name: str) -> str | None:
+    with engine.connect() as connection:
+        value = connection.execute(select(letters.c.sha256).where(and_(letters.c.filing_id == filing_id,
+                                                                       letters.c.name == name))).scalar()
+    return None if value is None else str(value)
+
+
+def add_verification(engine: Engine, filing_id: int, *, user: User, address: str | None, verdict: str,
+                     report: dict[str, Any], trust_roots: int, was: str) -> None:
+    with engine.begin() as connection:
+        _current(connection, filing_id)
+        connection.execute(insert(verifications).values(
+            filing_id=filing_id, at=now(), user_id=user.id, verdict=verdict, verdict_text=str(report.get("verdict")),
+            trust_roots=trust_roots, report=json.dumps(report, ensure_ascii=False)))
+        log(connection, action="reverified", user=user, address=address, filing_id=filing_id,
+            detail=f"verdict {verdict} (was {was}), with today's {trust_roots} trust root(s)")
+
+
+def filing_verifications(engine: Engine, filing_id: int) -> list[dict[str, Any]]:
+    """Each re-verification of the filing, newest first, with its checks."""
+    with engine.connect() as connection:
+        names = _user_names(connection)
+        rows = connection.execute(select(verifications).where(verifications.c.filing_id == filing_id)
+                                  .order_by(verifications.c.id.desc())).all()
+    return [{"at": _iso(r.at), "user": names.get(r.user_id), "verdict": r.verdict, "verdict_text": r.verdict_text,
+             "trust_roots": r.trust_roots, "checks": json.loads(r.report).get("checks", [])} for r in rows]
+
+
+def revisions(engine: Engine, offering_id: str) -> list[dict[str, Any]]:
+    """Every filing the desk received of the offering, by revision then arrival."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(filings.c.id, filings.c.revision, filings.c.received_at, filings.c.verdict, filings.c.status)
+            .where(filings.c.offering_id == offering_id).order_by(filings.c.revision, filings.c.id)).all()
+    return [{"id": r.id, "revision": r.revision, "received_at": _iso(r.received_at), "verdict": r.verdict,
+             "status": r.status} for r in rows]
+
+
+def previous_revision(history: list[dict[str, Any]], filing_id: int, revision: int | None) -> dict[str, Any] | None:
+    """The recorded revision before `revision` that a diff compares against: the highest earlier revision, and of
+    its filings the verified one if any, else the latest received."""
+    if revision is None:
+        return None
+    earlier = [h for h in history if h["revision"] is not None and h["revision"] < revision and h["id"] != filing_id]
+    if not earlier:
+        return None
+    top = max(h["revision"] for h in earlier)
+    candidates = [h for h in earlier if h["revision"] == top]
+    return max(candidates, key=lambda h: (h["verdict"] == "VERIFIED", h["id"]))

@@ -1,0 +1,218 @@
+"""The desk's review of a filing beyond the queue (rulegen/web/desk/review.py): the letter a decision writes to the
+operator (the product's renderer, archived, downloadable, an event), re-verification with today's trust roots (a
+button, recorded, the new verdict shown), the revision history and the diff with the mathematics (a failed
+filing's changes marked untrusted), and user management in the browser's forms (admin only, CSRF, events)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from rulegen.filing.register_store import open_register
+from rulegen.filing.verify import load_trust_roots
+from rulegen.render.letter import Letter, letter_html, letter_pdf
+from rulegen.web.desk import store
+from rulegen.web.desk.app import Desk, create_app
+from tests import filing_factory as factory
+from tests.test_desk import PASSWORD, login, upload
+
+MARKUP = '"<script>alert(1)</script> & Co"'
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory) -> dict:
+    return factory.make_trusted_pki(tmp_path_factory.mktemp("pki"), tmp_path_factory.mktemp("trusted"))
+
+
+@pytest.fixture(scope="module")
+def other_pki(tmp_path_factory) -> dict:
+    """Another authority the desk does not trust at first."""
+    return factory.make_pki(tmp_path_factory.mktemp("other-pki"))
+
+
+@pytest.fixture(scope="module")
+def filings(tmp_path_factory, pki, other_pki) -> dict:
+    """Revisions 3 and 4 of one offering (4 adds the Five Card Bonus), a revision 5 whose sign is not the one it
+    was built with (it fails), and a filing signed under the authority the desk does not trust yet."""
+    root = tmp_path_factory.mktemp("review-filings")
+    bonus = "five_card_bonus:\n  minimum: 1\n  maximum: 25\n  paytable: standard\n"
+    assert bonus in factory.OFFERING
+    four = factory.OFFERING.replace("version: 3", "version: 4")
+    five = four.replace("version: 4", "version: 5").replace("maximum: 25", "maximum: 40")
+    made = {"three": factory.build(root / "three", pki, text=factory.OFFERING.replace(bonus, "")).parent,
+            "four": factory.build(root / "four", pki, text=four).parent,
+            "five": factory.build(root / "five", pki, text=five).parent,
+            "elsewhere": factory.build(root / "elsewhere", other_pki,
+                                       text=factory.OFFERING.replace("filing-test-pa", "elsewhere-pa")).parent}
+    (made["five"] / "signage.pdf").write_bytes(b"%PDF-1.7 another sign\n%%EOF\n")
+    return made
+
+
+@pytest.fixture
+def desk(tmp_path, pki):
+    engine = open_register(str(tmp_path / "desk.sqlite"))
+    store.create_tables(engine)
+    for name, role in (("ana", "analyst"), ("sam", "supervisor"), ("ada", "admin")):
+        store.add_user(engine, name, role, PASSWORD)
+    trusted = [pki["ca"]]
+    made = Desk(engine=engine, archive=tmp_path / "archive", roots=load_trust_roots(trusted),
+                reproduce=factory.reproduce, trust_loader=lambda: load_trust_roots(trusted))
+    made.trusted_paths = trusted  # the test adds a root "today"
+    yield made
+    engine.dispose()
+
+
+def client(desk: Desk) -> TestClient:
+    return TestClient(create_app(desk), client=("192.0.2.20", 50000))
+
+
+def form_token(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+def test_a_letter_escapes_what_the_filing_carries_and_is_the_same_bytes_every_time(monkeypatch):
+    letter = Letter(office="Pennsylvania Gaming Control Board, Bureau of Gaming Operations", reference="Desk filing 9",
+                    date="2027-02-03", decision="returned", reasons="The sign is not the one built.\n<b>no</b> & more",
+                    decided_by="sam", operator="<script>alert(1)</script> & Co", offering_id="filing-test-pa",
+                    revision=3, jurisdiction="PA", effective_date="2027-03-01", received_on="2027-02-01",
+                    rules_sha256="ab" * 32, verdict="FAILED", problems=("The package: signage.pdf <differs>",))
+    html = letter_html(letter)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in html and "<script>" not in html
+    assert "&lt;b&gt;no&lt;/b&gt; &amp; more" in html and "signage.pdf &lt;differs&gt;" in html
+    assert "Your filing is returned" in html and "February 3, 2027" in html
+    pdf = letter_pdf(letter)
+    assert pdf.startswith(b"%PDF-") and pdf == letter_pdf(letter)  # same letter, same bytes
+    # the product's own fonts, read through its safe fetcher (which refuses anything else)
+    import rulegen.render.letter as letter_module
+
+    fetchers = []
+
+    class Recording(letter_module.SafeFetcher):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            fetchers.append(self)
+
+    monkeypatch.setattr(letter_module, "SafeFetcher", Recording)
+    assert letter_pdf(letter) == pdf
+    assert "rulegen-asset:fonts/DejaVuSerif.ttf" in fetchers[0].fetched
+    other_day = letter_pdf(Letter(**{**letter.__dict__, "date": "2027-02-04"}))
+    assert other_day != pdf
+    with pytest.raises(ValueError):
+        Letter(**{**letter.__dict__, "decision": "maybe"})
+
+
+def test_a_decision_writes_the_letter_and_a_return_needs_reasons(desk, filings):
+    web = client(desk)
+    csrf = login(web, "sam")
+    filing_id = upload(web, csrf, filings["three"]).json()["id"]
+    bare = web.post(f"/api/filings/{filing_id}/decision", json={"decision": "returned", "note": "  "},
+                    headers={"X-CSRF-Token": csrf})
+    assert bare.status_code == 409 and "reasons" in bare.json()["error"]
+    assert web.get(f"/api/filings/{filing_id}").json()["letters"] == []
+    assert not any(desk.archive.rglob("*")) or len(list(desk.archive.rglob("*/*"))) == 5  # the filing's files only
+    page = web.get(f"/filings/{filing_id}")
+    decided = web.post(f"/filings/{filing_id}/decision", data={
+        "decision": "returned", "note": "The Five Card Bonus sign is missing.", "csrf": form_token(page.text)})
+    assert decided.status_code == 200 and '<strong id="status">returned</strong>' in decided.text
+    [letter] = web.get(f"/api/filings/{filing_id}").json()["letters"]
+    assert letter["decision"] == "returned" and f'href="/filings/{filing_id}/letters/{letter["name"]}"' in decided.text
+    pdf = web.get(f"/filings/{filing_id}/letters/{letter['name']}")
+    assert pdf.headers["content-type"] == "application/pdf" and "attachment" in pdf.headers["content-disposition"]
+    assert hashlib.sha256(pdf.content).hexdigest() == letter["sha256"]
+    events = web.get(f"/api/filings/{filing_id}/events").json()["events"]
+    assert [e["action"] for e in events][-2:] == ["returned", "letter"]
+    assert events[-1]["user"] == "sam" and events[-1]["address"] == "192.0.2.20"
+
+
+def test_reverification_uses_todays_trust_roots_and_is_recorded(desk, filings, other_pki):
+    web = client(desk)
+    csrf = login(web, "ana")
+    filing_id = upload(web, csrf, filings["elsewhere"]).json()["id"]
+    assert web.get(f"/api/filings/{filing_id}").json()["verdict"] == "NOT TRUSTED"
+    desk.trusted_paths.append(other_pki["ca"])  # the agency trusts that authority from today
+    page = web.get(f"/filings/{filing_id}")
+    assert 'id="reverify"' in page.text
+    assert web.post(f"/filings/{filing_id}/reverify", data={}).status_code == 403  # no form token
+    shown = web.post(f"/filings/{filing_id}/reverify", data={"csrf": form_token(page.text)})
+    assert shown.status_code == 200
+    assert '<strong id="reverify-verdict" class="VERIFIED">VERIFIED</strong>' in shown.text
+    assert "(it was NOT TRUSTED when received)" in shown.text and "with today's 2 trust root(s)" in shown.text
+    entry = web.get(f"/api/filings/{filing_id}").json()
+    assert entry["verdict"] == "NOT TRUSTED"  # what was received stays as it was judged then
+    assert [(v["verdict"], v["user"], v["trust_roots"]) for v in entry["reverifications"]] == [("VERIFIED", "ana", 2)]
+    [event] = [e for e in web.get(f"/api/filings/{filing_id}/events").json()["events"] if e["action"] == "reverified"]
+    assert event["user"] == "ana" and event["detail"].startswith("verdict VERIFIED (was NOT TRUSTED)")
+
+    # an archived file changed on disk since it was received: the re-verification says so and fails
+    rules = next(f for f in entry["files"] if f["name"] == "rules.pdf")
+    stored = desk.archive / rules["sha256"][:2] / rules["sha256"]
+    stored.chmod(0o644)
+    stored.write_bytes(stored.read_bytes() + b"\n%tampered\n")
+    again = web.post(f"/api/filings/{filing_id}/reverify", headers={"X-CSRF-Token": csrf}).json()
+    latest = again["reverifications"][0]
+    assert latest["verdict"] == "FAILED" and "rules.pdf" in latest["checks"][0]["detail"]
+
+
+def test_the_filing_page_shows_the_revisions_and_the_diff_with_the_mathematics(desk, filings):
+    web = client(desk)
+    csrf = login(web, "ana")
+    ids = {label: upload(web, csrf, filings[label]).json()["id"] for label in ("three", "four", "five")}
+    assert web.get(f"/api/filings/{ids['five']}").json()["verdict"] == "FAILED"
+    four = web.get(f"/filings/{ids['four']}").text
+    for label in ("three", "four", "five"):
+        assert f'/filings/{ids[label]}"' in four or f"{ids[label]} (this)" in four
+    assert f'Against <a href="/filings/{ids["three"]}">filing {ids["three"]}</a> (revision 3)' in four
+    assert "Five Card Bonus: now offered (minimum $1, maximum $25, paytable standard)" in four
+    math = re.search(r'<ul id="diff-math">(.*?)</ul>', four, re.S).group(1)
+    assert re.search(r"Five Card Bonus return to the player: not offered → \d+\.\d{4}%", math), math
+    assert 'id="diff-untrusted"' not in four  # both revisions verified
+    five = web.get(f"/filings/{ids['five']}").text
+    assert "(revision 4)" in five and "Five Card Bonus maximum: $25 → $40" in five
+    assert 'id="diff-untrusted"' in five and f"filing {ids['five']} (revision 5) is FAILED" in five
+    three = web.get(f"/filings/{ids['three']}").text
+    assert "No earlier revision of this offering was recorded." in three
+
+
+def test_an_admin_adds_and_disables_users_in_the_browser_and_others_are_refused(desk):
+    admin, analyst = client(desk), client(desk)
+    login(analyst, "ana")
+    refused = analyst.get("/users")
+    assert refused.status_code == 403 and "only an admin" in refused.text
+    assert 'id="users-link"' not in analyst.get("/").text
+    token = form_token(analyst.get("/").text)
+    added = analyst.post("/users", data={"name": "eve", "role": "admin", "password": PASSWORD,
+                                         "password_again": PASSWORD, "csrf": token})
+    assert added.status_code == 403 and "eve" not in [a.name for a in store.list_users(desk.engine)]
+
+    login(admin, "ada")
+    page = admin.get("/users")
+    assert page.status_code == 200 and 'id="users-link"' in page.text
+    new = {"name": "kim", "role": "supervisor", "password": PASSWORD, "password_again": PASSWORD}
+    assert admin.post("/users", data=new).status_code == 403  # no form token
+    differ = admin.post("/users", data={**new, "password_again": "something else entirely",
+                                        "csrf": form_token(page.text)})
+    assert differ.status_code == 400 and "differ" in differ.text
+    short = admin.post("/users", data={**new, "password": "short", "password_again": "short",
+                                       "csrf": form_token(page.text)})
+    assert short.status_code == 400 and "12 characters" in short.text
+    hostile = admin.post("/users", data={**new, "name": "<b>x</b>", "csrf": form_token(page.text)})
+    assert hostile.status_code == 200 and "&lt;b&gt;x&lt;/b&gt;" in hostile.text and "<b>x</b>" not in hostile.text
+    done = admin.post("/users", data={**new, "csrf": form_token(page.text)})
+    assert done.status_code == 200 and "<td>kim</td><td>supervisor</td><td>active</td>" in done.text
+    kim = client(desk)
+    login(kim, "kim")
+    assert kim.get("/api/filings").status_code == 200
+
+    assert admin.post("/users/disable", data={"name": "ada", "csrf": form_token(page.text)}).status_code == 409
+    assert admin.post("/users/disable", data={"name": "kim"}).status_code == 403  # no form token
+    disabled = admin.post("/users/disable", data={"name": "kim", "csrf": form_token(page.text)})
+    assert disabled.status_code == 200 and "<td>kim</td><td>supervisor</td><td>disabled</td>" in disabled.text
+    assert kim.get("/api/filings").status_code == 401  # the session ended
+    assert kim.post("/api/session", json={"user": "kim", "password": PASSWORD}).status_code == 401
+    changes = [(e["action"], e["user"], e["detail"], e["address"]) for e in store.user_events(desk.engine)][:3]
+    assert changes == [("user-disabled", "ada", "kim", "192.0.2.20"),
+                       ("user-added", "ada", "kim, role supervisor", "192.0.2.20"),
+                       ("user-added", "ada", "<b>x</b>, role supervisor", "192.0.2.20")]
