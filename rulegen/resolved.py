@@ -95,6 +95,7 @@ class CommunityPay:
 
     symbols: tuple[Decimal | None, ...]  # (player pay, community pay) where the table gives both; else (symbol,)
     pays: Decimal
+    weight: int | None = None  # a Community Prize Wheel: how often it stops here (bonus_spin.community_wheel)
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,16 @@ class ResolvedBonusSpin:
     @property
     def weighted(self) -> bool:
         return bool(self.segments) and all(s.weight is not None for s in self.segments)
+
+    @property
+    def community_wheel(self) -> bool:
+        """The community pays come from a Community Prize Wheel of their own (MD's Xtreme wager)."""
+        return self.kind == "xtreme" and bool(self.community_table)
+
+    @property
+    def community_weighted(self) -> bool:
+        """Every amount of the Community Prize Wheel has its weight from the offering's `community_wheel`."""
+        return self.community_wheel and all(row.weight is not None for row in self.community_table)
 
     @property
     def has_community(self) -> bool:
@@ -475,6 +486,10 @@ def community_pay_table(jurisdiction: Jurisdiction, spin: Mapping) -> Cited | No
     return None
 
 
+def _weight(value) -> int | None:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
 def resolved_bonus_spin(jurisdiction: Jurisdiction, spin: Mapping) -> ResolvedBonusSpin:
     """The Bonus Spin wager: the wheel's segments with the player and community pays.
 
@@ -503,9 +518,13 @@ def resolved_bonus_spin(jurisdiction: Jurisdiction, spin: Mapping) -> ResolvedBo
         segments.append(WheelSegment(symbol=symbol, pays=pays, community=community_pay,
                                      weight=int(given["weight"]) if given else None, position=row.get("position")))
     top = spin.get("top_prize") or {}
+    community_weights = {money_key(seg.get("symbol")): seg.get("weight") for seg in (spin.get("community_wheel") or [])
+                         if isinstance(seg, Mapping)}
     community_table = tuple(
         CommunityPay(symbols=tuple(_money(s) for s in (row["symbols"] if row.get("symbols") else [row.get("symbol")])),
-                     pays=Decimal(str(row["pays"])))
+                     pays=Decimal(str(row["pays"])),
+                     weight=_weight(community_weights.get(money_key(row.get("symbol") if row.get("symbol") is not None
+                                                                    else (row.get("symbols") or [None])[0]))))
         for row in (community.value if community is not None and isinstance(community.value, list) else []))
     kind = str(spin.get("kind"))
     minimums = {key: jurisdiction.named("bonus_spin", kind, key, str(spin.get("paytable")))

@@ -196,15 +196,24 @@ def weighted_wheel(code: str) -> Change:
         symbols = {str(row.get("symbol")) for row in rows}
         if spin.get("wheel") and {str(seg["symbol"]) for seg in spin["wheel"]} == symbols:
             return
+        # an Xtreme wager also pays every other player from its Community Prize Wheel: its own wheel leans harder on
+        # the small prizes, so that a full table stays below 100%
+        scale, power = (100_000_000, 3) if spin.get("kind") == "xtreme" else (1_000_000, 2)
         wheel = []
         for row in rows:
             symbol = row.get("symbol")
             segment: Data = {"symbol": int(symbol) if str(symbol).isdigit() else symbol,
-                             "weight": 1 if row.get("pays") is None else max(1, round(1_000_000 / row["pays"] ** 2))}
+                             "weight": 1 if row.get("pays") is None else max(1, round(scale / row["pays"] ** power))}
             if row.get("community") is not None:
                 segment["community"] = row["community"]
             wheel.append(segment)
         spin["wheel"] = wheel
+        community = spin.get("community_pay")
+        if spin.get("kind") == "xtreme" and community is not None and not spin.get("community_wheel"):
+            amounts = [row["pays"] for row in
+                       load_jurisdiction(code).data["bonus_spin"]["xtreme"]["community_pays"][community]["value"]]
+            spin["community_wheel"] = [{"symbol": amount, "weight": max(1, round(100_000 / amount ** 3))}
+                                       for amount in amounts]
     return change
 
 

@@ -154,7 +154,7 @@ def test_the_md_sample_wheel_progressive_without_community_pays():
 
 def test_positions_set_the_rows_and_a_community_prize_wheel_sets_c():
     """A four-position table has at most three other players; an Xtreme wager's community pays come from its
-    Community Prize Wheel, whose weights are never given, so even a weighted wheel's community value is a formula."""
+    Community Prize Wheel: without that wheel's weights, even a weighted wheel's community value is a formula."""
     pays = [None, 250, 100, 80, 75, 60, 50, 45, 40]
     segments = tuple(WheelSegment(str(p or "jackpot"), Decimal(p) if p else None, None, w)
                      for p, w in zip(pays, [1, 2, 3, 4, 5, 6, 7, 8, 9]))
@@ -172,6 +172,26 @@ def test_positions_set_the_rows_and_a_community_prize_wheel_sets_c():
     assert formula.rows[2].per_mean_community == 2 * Fraction(78, 1326) / 5
     # the mean community pay at which the return reaches 100% with two others: base + 2C/85 = 1
     assert formula.rows[2].break_even == f"C = {exact_dollars((1 - base) * 85 / 2)}"
+
+
+def test_a_weighted_community_prize_wheel_gives_the_community_value_as_a_figure():
+    """The Community Prize Wheel stopping on $35 once, $20 twice and $5 five times in 8: each other player's spin pays
+    a mean of (35 + 40 + 25) / 8 = $12.50, so k others add k x 78/1326 x 12.5 / 5 to the return."""
+    pays = [None, 250, 100, 80, 75, 60, 50, 45, 40]
+    segments = tuple(WheelSegment(str(p or "jackpot"), Decimal(p) if p else None, None, w)
+                     for p, w in zip(pays, [1, 2, 3, 4, 5, 6, 7, 8, 9]))
+    spin = BonusSpin(Decimal(5), "pair_in_hole_cards", segments, "progressive", Decimal(2500))
+    setting = WheelSetting(other_players=range(0, 4), community_wheel=(Decimal(35), Decimal(20), Decimal(5)),
+                           community_wheel_weights=(1, 2, 5))
+    result = bonus_spin_math(spin, setting)
+    assert result.formula is None and result.weighted is not None
+    wheel = result.weighted
+    assert wheel.mean_community_pay_per_spin == 12.5
+    base = Fraction(78, 1326) * Fraction(2500 + sum(p * w for p, w in zip(pays[1:], range(2, 10))), 45) / 5
+    for k, row in zip(range(4), wheel.community_value):
+        assert row.other_players == k
+        assert row.value_per_wager == pytest.approx(float(k * Fraction(78, 1326) * Fraction(25, 2) / 5), rel=1e-12)
+        assert row.return_with_community == pytest.approx(float(base + k * Fraction(78, 1326) * Fraction(25, 2) / 5))
 
 
 def test_exact_amounts():

@@ -114,7 +114,9 @@ def _spin_section(pa, tmp_path, code, *changes):
 def test_the_md_sample_wheel_without_weights_gives_its_return_exactly(pa, tmp_path):
     """Paytable D at $5, a pair in the hole cards (78 of 1,326), a $5,000 meter reset at $5,000 and 2.5% a wager,
     no community pay: return = 78/1326 x M / $5 + 2.5% = M/$85 + 2.5%, 100% at M = 85 x 39/40 = $82.875."""
-    section = _spin_section(pa, tmp_path, "MD")
+    from tests.configurations import without
+
+    section = _spin_section(pa, tmp_path, "MD", lambda data: without("wheel")(data["bonus_spin"]))
     assert "M/$85 + 2.5% = 78/1326 × M / $5 + 2.5%" in section
     assert ">0 to 5<" in section and "M = $82.875" in section
     assert "the reset amount of its meter, $5,000" in section and "starts at its initial amount, $5,000" in section

@@ -471,3 +471,51 @@ def test_diff_reports_a_pair_out_of_order_and_goes_on(tmp_path):
     payload = json.loads(CliRunner().invoke(app, ["diff", str(sample), str(sample), "--format", "json"]).stdout)
     assert [f["rule"] for f in payload["revision_findings"]] == ["FORMAT-revision-version", "FORMAT-revision-date"]
     assert {f["field"] for f in payload["revision_findings"]} == {"offering.version", "offering.effective_date"}
+
+
+def _xtreme(tmp_path, change=None):
+    """The matrix's Maryland Xtreme filing (its Community Prize Wheel weighted), changed by `change`, as a file."""
+    from tests.configurations import configurations
+
+    config = next(c for c in configurations(("MD",)) if c.name == "md-xtreme-a-pair")
+    data = copy.deepcopy(config.data)
+    if change:
+        change(data)
+    return config.__class__(config.name, config.jurisdiction, data).write(tmp_path)
+
+
+def _community_findings(path):
+    return sorted((f for f in validate_file(path).findings if f.rule.endswith("-community-wheel")),
+                  key=lambda f: f.message)
+
+
+def test_a_community_prize_wheel_lists_each_amount_of_the_designated_wheel_once(tmp_path):
+    assert _community_findings(_xtreme(tmp_path)) == []
+
+    def wrong(data):
+        data["bonus_spin"]["community_wheel"][0]["symbol"] = 36
+    found = _community_findings(_xtreme(tmp_path, wrong))
+    assert [f.field for f in found] == ["bonus_spin.community_wheel", "bonus_spin.community_wheel[0].symbol"]
+    assert "leaves out $35" in found[0].message and found[0].level == found[1].level == "error"
+    assert "is 36" in found[1].message and "Community Prize Wheel A does not have" in found[1].message
+    assert found[1].rule == "MD-12E14-community-wheel" and "Chapter 12 §E(14)" in found[1].citation
+
+    def twice(data):
+        data["bonus_spin"]["community_wheel"][1]["symbol"] = data["bonus_spin"]["community_wheel"][0]["symbol"]
+    found = _community_findings(_xtreme(tmp_path, twice))
+    assert any("again" in f.message and f.field == "bonus_spin.community_wheel[1].symbol" for f in found)
+    again = next(f for f in found if "again" in f.message)
+    line = (tmp_path / "md-xtreme-a-pair.yaml").read_text().splitlines()[again.line - 1]
+    assert "symbol" in line  # the finding points at the offending entry's line
+
+
+def test_a_community_prize_wheel_only_where_one_is_designated(tmp_path):
+    from tests.configurations import sample_data
+
+    data = sample_data("NJ")
+    data["bonus_spin"]["community_wheel"] = [{"symbol": 35, "weight": 1}]
+    path = tmp_path / "nj.yaml"
+    from tests.configurations import Configuration
+    Configuration("nj", "NJ", data).write(tmp_path)
+    found = _community_findings(tmp_path / "nj.yaml")
+    assert len(found) == 1 and "designates no Community Prize Wheel" in found[0].message and path.exists()

@@ -116,6 +116,8 @@ def wheel_setting(offering: ResolvedOffering) -> WheelSetting | None:
     return WheelSetting(
         other_players=range(0, int(positions)),
         community_wheel=tuple(row.pays for row in spin.community_table) if spin.kind == "xtreme" else (),
+        community_wheel_weights=(tuple(int(row.weight or 0) for row in spin.community_table)
+                                 if spin.kind == "xtreme" and spin.community_weighted else None),
         top_prize_reset=spin.top_prize.reset,
         rate_of_progression_percent=spin.top_prize.rate_of_progression_percent)
 

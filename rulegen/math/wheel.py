@@ -39,10 +39,12 @@ TRIGGER_COMBINATIONS = {"pair_in_hole_cards": 78, "suited_hole_cards": 312, "pai
 class WheelSetting:
     """What the wheel's return rests on beyond the wheel the game settles: how many other players may hold the
     wager (the table's positions less one), the Community Prize Wheel's amounts where the community pays come
-    from a wheel of their own (its weights are never given), and the progressive meter's reset amount and rate."""
+    from a wheel of their own, with that wheel's weights where the offering gives them (one per amount, in the
+    same order), and the progressive meter's reset amount and rate."""
 
     other_players: Sequence[int]
     community_wheel: tuple[Decimal, ...] = ()
+    community_wheel_weights: tuple[int, ...] | None = None
     top_prize_reset: Decimal | None = None
     rate_of_progression_percent: Decimal | None = None
 
@@ -60,7 +62,7 @@ def bonus_spin_math(spin, setting: WheelSetting, meter: Decimal | None = None) -
     weighted = bool(spin.segments) and all(s.weight is not None for s in spin.segments)
     wheel = _wheel_return(spin, p, wager, setting, meter) if weighted else None
     formula = None
-    if wheel is None or setting.community_wheel:
+    if wheel is None or (setting.community_wheel and not _community_weighted(setting)):
         formula = _formula(spin, p, wager, setting, wheel)
     return BonusSpinResult(
         trigger=spin.trigger,
@@ -204,6 +206,11 @@ def _row(low: int, high: int, k: int, per_unit: Fraction, unit: Fraction, rate: 
                             community_rate=rate_text, break_even_sum=None)
 
 
+def _community_weighted(setting: WheelSetting) -> bool:
+    weights = setting.community_wheel_weights
+    return bool(weights) and len(weights or ()) == len(setting.community_wheel) and sum(weights or ()) > 0
+
+
 def _wheel_return(spin, p: Fraction, wager: Fraction, setting: WheelSetting, meter: Decimal | None) -> WheelReturn:
     total_weight = sum(s.weight for s in spin.segments)
     if total_weight <= 0:
@@ -213,7 +220,12 @@ def _wheel_return(spin, p: Fraction, wager: Fraction, setting: WheelSetting, met
     top_weight = sum(s.weight for s in spin.segments if s.pays is None)
     mean_prize = (fixed_part + top_weight * top) / total_weight
     rtp = p * mean_prize / wager
-    mean_community = sum(Fraction(s.weight) * Fraction(s.community or 0) for s in spin.segments) / total_weight
+    if setting.community_wheel and _community_weighted(setting):
+        weights = setting.community_wheel_weights or ()
+        mean_community = sum((Fraction(w) * Fraction(a) for a, w in zip(setting.community_wheel, weights)),
+                             Fraction(0)) / sum(weights)
+    else:
+        mean_community = sum(Fraction(s.weight) * Fraction(s.community or 0) for s in spin.segments) / total_weight
     progressive = None
     if top_weight and spin.top_prize_kind == "progressive":
         slope = p * Fraction(top_weight, total_weight) / wager
@@ -230,8 +242,8 @@ def _wheel_return(spin, p: Fraction, wager: Fraction, setting: WheelSetting, met
                  "the meter is paid back when the top prize is hit, so over the meter's cycles the return is the "
                  "return at the reset amount plus the rate of progression",
             long_run_return=float(long_run) if long_run is not None else None)
-    # a Community Prize Wheel has no weights: its value is the formula's, not a figure
-    community_rows = () if setting.community_wheel else tuple(
+    # a Community Prize Wheel without its weights: its value is the formula's, not a figure
+    community_rows = () if setting.community_wheel and not _community_weighted(setting) else tuple(
         CommunityValue(other_players=k, value_per_wager=float(k * p * mean_community / wager),
                        return_with_community=float(rtp + k * p * mean_community / wager))
         for k in setting.other_players)

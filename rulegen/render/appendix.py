@@ -76,6 +76,7 @@ class WheelView:
     community_name: str | None  # the designated community-pay table or Community Prize Wheel: "wheel C"
     operator_term: str  # whose wheel the weights are: "casino licensee", "facility operator"
     agency: str  # who approves it
+    community_wheel_weight: int | None = None  # the Community Prize Wheel's weights' total, where they are given
 
 
 def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | None,
@@ -92,7 +93,15 @@ def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | 
     designated = spin_table["community_pay"]
     return WheelView(spin=spin, drawing=svg.wheel(segments), positions_given=bool(spin_table["has_positions"]),
                      community_name=f"wheel {designated}" if designated is not None else None,
-                     operator_term=str(jurisdiction.operator_term), agency=str(agency.value))
+                     operator_term=str(jurisdiction.operator_term), agency=str(agency.value),
+                     community_wheel_weight=_community_wheel_weight(spin_table))
+
+
+def _community_wheel_weight(spin_table: tables.BonusSpinView) -> int | None:
+    rows = spin_table["community_rows"]
+    if spin_table["kind"] != "xtreme" or not rows or any(row["weight"] is None for row in rows):
+        return None
+    return sum(int(row["weight"] or 0) for row in rows)
 
 
 @dataclass(frozen=True)

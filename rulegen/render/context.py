@@ -84,6 +84,11 @@ def draft_status(offering: ResolvedOffering, final: bool) -> Draft:
             "--final needs the sign-off of every role (prepared, reviewed, approved); missing: " + ", ".join(missing)
             + ". Add them under `signoff:` in the offering, or build without --final for a DRAFT.")
     spin = offering.bonus_spin
+    if final and spin is not None and spin.community_wheel and not spin.community_weighted:
+        raise InvalidOfferingError(
+            "--final needs the Community Prize Wheel's weights (bonus_spin.community_wheel, a weight for every "
+            "amount of the designated wheel, from the manufacturer's par sheet): the Bonus Spin's return counts what "
+            "that wheel pays the other players. Add them, or build without --final for a DRAFT.")
     if final and spin is not None and not spin.weighted:
         raise InvalidOfferingError(
             "--final needs the Bonus Spin wheel's segment weights (bonus_spin.wheel, a weight for every segment, "

@@ -50,6 +50,7 @@ class SegmentRow(TypedDict):
 class CommunityRow(TypedDict):
     symbol: str
     pays: Decimal
+    weight: int | None
 
 
 class MinimumView(TypedDict):
@@ -139,8 +140,8 @@ def bonus_spin(offering: ResolvedOffering) -> BonusSpinView | None:
         return None
     segments: list[SegmentRow] = [{"symbol": s.symbol, "jackpot": s.jackpot, "pays": s.pays, "community": s.community,
                  "weight": s.weight, "position": s.position} for s in spin.segments]
-    community_rows: list[CommunityRow] = [{"symbol": " / ".join(_money(s) for s in row.symbols), "pays": row.pays}
-                      for row in spin.community_table]
+    community_rows: list[CommunityRow] = [{"symbol": " / ".join(_money(s) for s in row.symbols), "pays": row.pays,
+                                           "weight": row.weight} for row in spin.community_table]
     community_caption = None
     if spin.community_citation is not None:
         designated = spin.community_pay

@@ -369,6 +369,56 @@ def wheel_weights(ctx: Context, check: Check) -> None:
             FORMAT, key=True, at=("bonus_spin",))
 
 
+COMMUNITY_WHEEL = ("bonus_spin", "community_wheel")
+
+
+def community_wheel(ctx: Context, check: Check) -> None:
+    """The Community Prize Wheel's weights: only with a designated Community Prize Wheel, each of its amounts once,
+    every amount listed."""
+    spin = _spin(ctx)
+    given = (spin or {}).get("community_wheel")
+    if spin is None or not isinstance(given, list) or not given or ctx.jurisdiction is None:
+        return
+    table = community_pay_table(ctx.j, spin) if spin.get("kind") == "xtreme" else None
+    if table is None or not isinstance(table.value, list):
+        ctx.add(check, COMMUNITY_WHEEL, "error",
+                f"{dotted(COMMUNITY_WHEEL)} gives a Community Prize Wheel's weights, but this Bonus Spin designates no "
+                f"Community Prize Wheel: only an Xtreme wager with a designated wheel (bonus_spin.community_pay) has "
+                f"one", FORMAT)
+        return
+    amounts = {_money_key(row.get("symbol")): row for row in table.value}
+    name = f"Community Prize Wheel {spin.get('community_pay')}"
+    seen: dict[str, int] = {}
+    for index, segment in enumerate(given):
+        if not isinstance(segment, dict):
+            continue
+        node = COMMUNITY_WHEEL + (index, "symbol")
+        key = _money_key(segment.get("symbol"))
+        if key not in amounts:
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is {describe(segment.get('symbol'))}, an amount {name} does not have; its amounts "
+                    f"are {', '.join(dollars(Decimal(k)) for k in amounts)}", table.citation)
+        elif key in seen:
+            ctx.add(check, node, "error",
+                    f"{dotted(node)} is {dollars(Decimal(key))} again (also {dotted(COMMUNITY_WHEEL + (seen[key],))}); "
+                    f"each amount of {name} is listed once", table.citation)
+        else:
+            seen[key] = index
+    missing = [k for k in amounts if k not in seen]
+    if missing:
+        ctx.add(check, COMMUNITY_WHEEL, "error",
+                f"{dotted(COMMUNITY_WHEEL)} leaves out {', '.join(dollars(Decimal(k)) for k in missing)}: a weight is "
+                f"given for every amount of {name}", table.citation, key=True)
+
+
+def _money_key(value) -> str:
+    try:
+        amount = Decimal(str(value))
+    except Exception:
+        return str(value)
+    return str(int(amount)) if amount == amount.to_integral_value() else str(amount)
+
+
 def hardware(ctx: Context, check: Check) -> None:
     if _designated(ctx) is None:
         return
@@ -429,6 +479,8 @@ CHECKS = (
     Check("wheel positions are the table's", WHEEL + (ANY, "position"), _table_citations, "wheel-position",
           wheel_positions),
     Check("wheel weights given", WHEEL, FORMAT, "weights", wheel_weights),
+    Check("Community Prize Wheel weights", COMMUNITY_WHEEL + (ANY, "symbol"), FORMAT, "community-wheel",
+          community_wheel),
     Check("Bonus Spin hardware", ("bonus_spin",), ("rules", "bonus_spin_hardware"), "hardware", hardware),
     Check("Bonus Spin after a fold", ("bonus_spin",), ("rules", "bonus_spin_after_fold"), "after-fold", after_fold),
 )
