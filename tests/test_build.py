@@ -6,6 +6,8 @@ that lasts the session (the build itself never runs the simulation).
 
 from __future__ import annotations
 
+import base64
+
 import io
 import re
 import shutil
@@ -305,7 +307,32 @@ def test_logo_is_attached(tmp_path):
     result = pipeline.build(folder / "offer.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out"))
     reader = PdfReader(io.BytesIO(result.files["rules.pdf"]))
     assert reader.attachments["logo.png"][0] == png
-    assert b"rulegen-offering:logo.png" in result.files["rules.html"]
+    # rules.html carries the logo itself, the bytes the loader read, so it opens anywhere
+    assert b'src="data:image/png;base64,' + base64.b64encode(png) + b'"' in result.files["rules.html"]
+    assert b"rulegen-offering:" not in result.files["rules.html"]
+
+
+def test_rules_html_names_no_resource_outside_itself(built):
+    """The rules.html a build writes opens anywhere: every URL it holds is a data: URI or a link inside itself."""
+    import lxml.html
+    from fontTools.ttLib import TTFont
+
+    data = (built.result.folder / "rules.html").read_bytes()
+    tree = lxml.html.fromstring(data)
+    urls = [value for element in tree.iter() if isinstance(element.tag, str)
+            for name, value in element.attrib.items() if name in ("src", "href", "xlink:href", "srcset", "poster")]
+    styles = "\n".join(element.text or "" for element in tree.iter("style")) + "\n".join(
+        element.get("style") or "" for element in tree.iter() if isinstance(element.tag, str))
+    css_urls = re.findall(r"url\(\s*[\"']?([^\"')]*)", styles)
+    assert len(css_urls) == 10  # the ten shipped font faces, embedded
+    outside = [url for url in urls + css_urls if not url.startswith(("data:", "#"))]
+    assert outside == []
+    assert b"rulegen-asset:" not in data and b"rulegen-offering:" not in data
+    sans = next(url for url in css_urls if url.startswith("data:font/ttf;base64,"))
+    font = TTFont(io.BytesIO(base64.b64decode(sans.split(",", 1)[1])))
+    cmap = font.getBestCmap()
+    assert all(ord(character) in cmap for character in "Criss Cross Poker")  # subset, the document's glyphs kept
+    assert len(cmap) < 400
 
 
 def test_cli_builds_every_sample_without_a_file(tmp_path, monkeypatch):

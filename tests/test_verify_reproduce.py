@@ -269,11 +269,26 @@ def _refile(genuine: Path, folder: Path, identity: Path, replaced: dict[str, byt
     name, offering = attached_offering(genuine)
     (source / name).write_bytes(offering)
     loaded, _ = pipeline.load_and_validate(source / name)
-    html = (folder / "rules.html").read_text(encoding="utf-8")
+    html = _as_rendered((folder / "rules.html").read_text(encoding="utf-8"))
     unsigned = pipeline.rules_pdf_from_html(resolve(loaded), html, pipeline.pdf_attachments(loaded, manifest, data))
     (folder / "manifest.json").write_bytes(data)
     (folder / "rules.pdf").write_bytes(sign_pdf(unsigned, identity, PASSPHRASE))
     return folder / "rules.pdf"
+
+
+def _as_rendered(written: str) -> str:
+    """The rules.html a build wrote (its fonts embedded as data: URIs) with the fonts named again as the renderer
+    reads them (`rulegen-asset:`), in the order the shipped fonts.css names them: what rules.pdf is laid out from."""
+    import re
+
+    from rulegen.resources import templates_dir
+
+    shipped = re.findall(r'url\("(rulegen-asset:[^"]+)"\)', (templates_dir() / "assets/css/fonts.css").read_text())
+    embedded = re.findall(r"url\(\"?(data:font/[^\")]+)", written)
+    assert len(shipped) == len(embedded) == 10 and "rulegen-offering:" not in written
+    for url, data in zip(shipped, embedded):
+        written = written.replace(data, url, 1)
+    return written
 
 
 def attached_offering(filing: Path) -> tuple[str, bytes]:

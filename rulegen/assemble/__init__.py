@@ -51,6 +51,7 @@ RULES_HTML = "rules.html"
 SIGNAGE_PDF = "signage.pdf"
 APPENDIX_PDF = "math-appendix.pdf"
 MANIFEST_JSON = "manifest.json"
+RULES_DOCX = "rules.docx"  # with --docx: the editable copy for legal, listed in the manifest, never signed or attached
 STEPS = ("validate", "math", "rules.html", "rules layout", "signage", "appendix", "manifest", "rules.pdf", "sign",
          "publish")
 
@@ -69,6 +70,7 @@ class BuildOptions:
     use_cache: bool = True
     tsa: str | None = None  # an RFC 3161 timestamp authority's URL; the signature then carries its timestamp
     icc: Path | None = None  # the print shop's CMYK profile for the printer's sign (--icc), else the shipped one
+    docx: bool = False  # also rules.docx, the editable copy (--docx)
 
 
 @dataclass
@@ -206,6 +208,8 @@ def manifest_options(options: BuildOptions, signer: str | None, changes: dict[st
     }
     if profile is not None:  # only with --icc: the manifests of other builds stay as they were
         recorded["icc"] = icc_record(profile)
+    if options.docx:  # likewise only with --docx
+        recorded["docx"] = True
     return recorded
 
 
@@ -272,6 +276,8 @@ def icc_record(profile: PressProfile) -> dict[str, Any]:
 # --- the renderings (named here so a test can stand in for one) ----------------------------------------------------
 
 render_rules_html = documents.rules_html
+render_rules_docx = documents.rules_docx
+standalone_html = documents.standalone_html
 render_signage_pdf = documents.signage_pdf
 render_signage = documents.signage_rendering
 render_appendix_pdf = documents.appendix_pdf
@@ -338,6 +344,8 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
 
     files = {RULES_PDF: rules_pdf, RULES_HTML: made[RULES_HTML], SIGNAGE_PDF: made[SIGNAGE_PDF],
              APPENDIX_PDF: made[APPENDIX_PDF], MANIFEST_JSON: made[MANIFEST_JSON]}
+    if RULES_DOCX in made:
+        files[RULES_DOCX] = made[RULES_DOCX]
     folder = publish.publish_folder(Path(options.out_dir) / offering.id, files)
     step("publish")
     return BuildResult(folder, loaded, findings, files, draft, timings, signer)
@@ -380,9 +388,11 @@ def render_package(loaded: Offering, offering: ResolvedOffering, results: MathRe
             (SIGNAGE_PDF, sign),
         ])
         html = render_rules_html(offering, results, draft=draft, signer=signer, changes=changes)
-        made[RULES_HTML] = html.encode("utf-8")
+        made[RULES_HTML] = standalone_html(html, fetcher).encode("utf-8")  # fonts and logo embedded: opens anywhere
+        if options.get("docx") is True:
+            made[RULES_DOCX] = render_rules_docx(offering, html)
         step("rules.html")
-        rules_laid_out = lay_out_rules(offering, html, fetcher)
+        rules_laid_out = lay_out_rules(offering, html, fetcher)  # rules.pdf reads them through the fetcher
         pieces.run_unclaimed()  # the sign, here, when the worker is still at the appendix
         step("rules layout")
 
@@ -392,7 +402,7 @@ def render_package(loaded: Offering, offering: ResolvedOffering, results: MathRe
             step("signage")
             made[APPENDIX_PDF] = pieces.result(APPENDIX_PDF)
             step("appendix")
-            outputs = {name: made[name] for name in (RULES_HTML, SIGNAGE_PDF, APPENDIX_PDF)}
+            outputs = {name: made[name] for name in (RULES_HTML, SIGNAGE_PDF, APPENDIX_PDF, RULES_DOCX) if name in made}
             # The manifest records the versions of the renderer's libraries; the filing layer never imports the
             # renderer, so the build reads them here and passes them.
             manifest = build_manifest(offering=loaded, jurisdiction_code=offering.jurisdiction.code,
@@ -506,6 +516,8 @@ def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None
     profile = recorded_profile(options.get("icc")) if options.get("icc") is not None else None
     if profile is not None:
         recorded["icc"] = icc_record(profile)
+    if options.get("docx") is True:
+        recorded["docx"] = True
     safe_name = Path(name).name or "offering.yaml"
     with math_cache.fresh(), tempfile.TemporaryDirectory(prefix="rulegen-reproduce-") as folder:
         root = Path(folder)

@@ -124,6 +124,9 @@ def register(app: typer.Typer) -> None:
                           "and the revocation data of both chains (PAdES B-LT), fetched from the authority and the "
                           "CRL and OCSP sources the certificates name: the only network access a build makes.",
             show_default=False)] = None,
+        docx: Annotated[bool, typer.Option(
+            "--docx", help="Also rules.docx: the rules document as Word text to redline, marked on every page as an "
+                           "editable copy, not the filed document.")] = False,
         quiet: Annotated[bool, typer.Option(
             "--quiet", "-q", help="Leave notes out of the findings of an offering that fails.")] = False,
     ) -> None:
@@ -151,7 +154,7 @@ def register(app: typer.Typer) -> None:
                        "verify` accepts only a signed final filing; to file it, build with --final (every sign-off "
                        "role given) and --sign", err=True)
         options = BuildOptions(out_dir=out, final=final, sign=sign, previous=previous, sign_size=sign_size,
-                               print_proof=print_proof, tsa=tsa, icc=icc)
+                               print_proof=print_proof, tsa=tsa, icc=icc, docx=docx)
         with _progress_display(sys.stderr is not None) as progress:
             if len(files) == 1:
                 status = build_one(*files[0], options, progress, quiet)

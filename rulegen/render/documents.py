@@ -62,6 +62,21 @@ def rules_html(offering: ResolvedOffering, results: MathReport, *, draft: Draft,
     return html
 
 
+def standalone_html(html: str, fetcher: SafeFetcher) -> str:
+    """rules.html as a build writes it: its fonts and logo embedded as data: URIs, so it opens anywhere."""
+    from rulegen.render.standalone import self_contained
+
+    return self_contained(html, fetcher)
+
+
+def rules_docx(offering: ResolvedOffering, html: str) -> bytes:
+    """rules.docx: the rules document as Word text to redline, marked on every page as not the filed document."""
+    from rulegen.render.editable import rules_docx as editable_copy
+
+    return editable_copy(html, title=f"Criss Cross Poker — Rules Submission ({offering.jurisdiction.name})",
+                         operator=offering.operator.name, effective_date=effective_date(offering))
+
+
 def rules_layout(offering: ResolvedOffering, html: str, fetcher: SafeFetcher | None = None) -> LaidOut:
     """rules.pdf laid out; `.write(attachments)` gives its bytes once the manifest to attach exists."""
     return lay_out(html, fetcher=fetcher or fetcher_for(offering), effective_date=effective_date(offering),
