@@ -6,6 +6,7 @@ the payout cap, verification data).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -17,7 +18,7 @@ from rulegen.math.main_game import analyse_main_game
 from rulegen.math.maxwin import max_win_per_round
 from rulegen.math.cap import BonusAtCap, payout_cap_section
 from rulegen.math.json_values import fraction_text
-from rulegen.math.results import MainGameAnalysis, MathReport, VerificationCheck
+from rulegen.math.results import AnteAsWritten, MainGameAnalysis, MathReport, VerificationCheck
 from rulegen.math.wheel import WheelSetting, bonus_spin_math
 from rulegen.resolved import ResolvedOffering
 
@@ -87,7 +88,16 @@ def offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progr
                        payout_limit_counted=frozenset(offering.payout_limit.counted_in_max_win),
                        other_players=max((offering.table.positions or 1) - 1, 0),
                        wheel_setting=wheel_setting(offering), bonus_amounts=bonus_amounts(offering),
-                       use_cache=use_cache, progress=progress)
+                       ante_as_written=ante_as_written(offering), use_cache=use_cache, progress=progress)
+
+
+def ante_as_written(offering: ResolvedOffering) -> str | None:
+    """The paytable kind the antes would be paid from were the text read as written, where the jurisdiction's data
+    marks the offering's ante table as departing from it (`as_written`)."""
+    name = offering.ante.name
+    entry = ((offering.jurisdiction.data.get("paytables") or {}).get("ante") or {}).get(name) if name else None
+    value = entry.get("as_written") if isinstance(entry, dict) else None
+    return str(value) if value else None
 
 
 def bonus_amounts(offering: ResolvedOffering) -> dict[str, tuple[Decimal | None, Decimal | None]]:
@@ -126,7 +136,7 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
                 payout_limit_counted: frozenset[str] = frozenset(), other_players: int = 0,
                 wheel_setting: WheelSetting | None = None,
                 bonus_amounts: dict[str, tuple[Decimal | None, Decimal | None]] | None = None,
-                use_cache: bool = True, progress=None) -> MathReport:
+                ante_as_written: str | None = None, use_cache: bool = True, progress=None) -> MathReport:
     ante_minimum = Decimal(str(ante_minimum))
     ante_maximum = Decimal(str(ante_maximum)) if ante_maximum is not None else None
     five_minimum = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
@@ -141,6 +151,12 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
     fcb_counted = five_minimum if (rules.five_card_bonus is not None and "five_card_bonus" in counted) else None
     max_win = max_win_per_round(rules, ante_minimum, fcb_counted, counted, other_players=other_players)
     notes = list(rules.notes)  # the readings the jurisdiction data carries for these rules
+    as_written = None
+    if ante_as_written == "criss_cross":
+        literal = analyse_main_game(replace(rules, ante=rules.criss_cross), use_cache=use_cache)
+        as_written = AnteAsWritten(table=ante_as_written, house_edge_per_ante=literal.house_edge_per_ante,
+                                   house_edge_per_initial_wager=literal.house_edge_per_initial_wager,
+                                   element_of_risk=literal.element_of_risk)
     return MathReport(
         main_game=analysis,
         five_card_bonus=five,
@@ -152,4 +168,5 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
         paytables=analysis.paytables,
         notes=tuple(notes),
         verification=verification_checks(analysis, five, six),
+        ante_as_written=as_written,
     )

@@ -353,6 +353,21 @@ class MaxWin:
 
 # --- the payout limit, the checks, the report -----------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class AnteAsWritten:
+    """The main game's figures were the antes paid from another table, as the text read as written would have them:
+    for the regulator deciding on an ante table that departs from the text."""
+    table: str  # the paytable kind the antes would be paid from: "criss_cross"
+    house_edge_per_ante: float
+    house_edge_per_initial_wager: float
+    element_of_risk: float
+
+    def to_json(self) -> dict:
+        return {"table": self.table, "house_edge_per_ante": self.house_edge_per_ante,
+                "house_edge_per_initial_wager": self.house_edge_per_initial_wager,
+                "element_of_risk": self.element_of_risk}
+
+
 Figure = int | float | str | tuple[float, float]  # a count, a ratio, an exact fraction "n/d", an interval
 
 
@@ -384,6 +399,7 @@ class MathReport:
     paytables: PaytableIdentity
     notes: tuple[str, ...]
     verification: tuple[VerificationCheck, ...]
+    ante_as_written: AnteAsWritten | None = None
 
     @property
     def max_win_per_round_at_minimum(self) -> Decimal:
@@ -403,4 +419,5 @@ class MathReport:
             "paytables": self.paytables.to_json(),
             "notes": list(self.notes),
             "verification": [check.to_json() for check in self.verification],
+            "ante_as_written": self.ante_as_written.to_json() if self.ante_as_written is not None else None,
         }
