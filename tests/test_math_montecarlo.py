@@ -52,6 +52,9 @@ def test_seeded_and_reproducible():
     a = mc.simulate(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, 60_000, seed=3, strategy=strategy).rounds.nets
     b = mc.simulate(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, 60_000, seed=3, strategy=strategy).rounds.nets
     assert (a == b).all()
+    # the figures' run keeps only the nets: the same nets
+    c = mc.simulate(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, 60_000, seed=3, strategy=strategy, keep=False)
+    assert (c.rounds.nets == a).all() and c.rounds.deals.shape == (0, 7)
 
 
 def test_middle_decision_is_the_best_over_the_46_middle_cards():

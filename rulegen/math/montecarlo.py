@@ -82,8 +82,9 @@ def strategy_from_run(run: KernelRun) -> Strategy:
     return Strategy(across, down)
 
 
-def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy) -> Simulation:
-    """Play `rounds` rounds under `strategy`."""
+def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy, *, keep: bool = True) -> Simulation:
+    """Play `rounds` rounds under `strategy`; without `keep`, only the nets are returned (the deals and bets
+    empty)."""
     import numpy as np
     from rulegen.evaluator import strength_arrays
     from rulegen.math.mc_kernels import simulate as kernel
@@ -95,14 +96,16 @@ def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy) -> S
     chunks = max(1, math.ceil(rounds / per_chunk))
     played = kernel(seed, chunks, per_chunk, frames.hand, frames.card_map, pair_index(), strategy.across, strategy.down,
                     card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), payouts.ante,
-                    payouts.criss_cross, payouts.scale)
+                    payouts.criss_cross, payouts.scale, keep)
+    if not keep:
+        return Simulation(SimulatedRounds(played.deals[:0], played.bets[:0], played.nets[:rounds]), payouts.scale)
     return Simulation(SimulatedRounds(played.deals[:rounds], played.bets[:rounds], played.nets[:rounds]),
                       payouts.scale)
 
 
 def monte_carlo(criss_cross, ante, exact_ev: Fraction, rounds: int, seed: int, strategy: Strategy) -> MonteCarloResult:
     import numpy as np
-    simulation = simulate(criss_cross, ante, rounds, seed, strategy)
+    simulation = simulate(criss_cross, ante, rounds, seed, strategy, keep=False)
     nets = simulation.rounds.nets
     values = nets.astype(np.float64) / simulation.scale
     mean = float(values.mean())
