@@ -43,6 +43,22 @@ def _kernels():
     return bounds, search, six_card_draw
 
 
+@lru_cache(maxsize=4)
+def _bounds(hand_value: bytes, mid_value: bytes):
+    """The kernel's bounds for these per-class values (int64 bytes): the same for the main game alone and with a
+    bonus, so a maximum win's two searches compute them once."""
+    import numpy as np
+
+    from rulegen.evaluator import strength_arrays
+    from rulegen.math.deals import pair_cards
+
+    card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
+    bounds, _, _ = _kernels()
+    per_hand = np.frombuffer(hand_value, np.int64).copy()  # writable, as the compiled signature has it
+    per_middle = np.frombuffer(mid_value, np.int64).copy()
+    return bounds(card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), per_hand, per_middle, pair_cards())
+
+
 def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None,
                       counted: frozenset[str] = frozenset(), other_players: int = 0) -> MaxWin:
     """The exact maximum win per round at the minimum wager (see the module's reading); memoised in process
@@ -186,9 +202,9 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
         spin_trigger = {"pair_in_hole_cards": 1, "suited_hole_cards": 2, "pair_or_suited_hole_cards": 3}[spin.trigger]
     card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
     pay = pay_of.astype(np.int64)
-    bounds, search, six_card_draw = _kernels()
+    _, search, six_card_draw = _kernels()
     pairs = pair_cards()
-    bounded = bounds(card_key, card_bit, nonflush, flush, pay, hand_value, mid_value, pairs)
+    bounded = _bounds(hand_value.tobytes(), mid_value.tobytes())
     triples = bounded.triples
     order = np.argsort(-bounded.upper, kind="mergesort")
     found = search(order, triples, bounded.upper, card_key, card_bit, nonflush, flush, pay, hand_value, mid_value,
