@@ -11,11 +11,12 @@ from rulegen.math.kernel_types import SimulatedRounds
 
 @njit(cache=True, parallel=True)
 def simulate(seed, chunks, per_chunk, hole_class, hole_map, pair_index, choice1, choice2, card_key, card_bit,
-             nonflush, flush, pay_of, ante, cc, scale, keep):
+             nonflush_class, flush_class, ante, cc, scale, keep):
     """Deal and play `chunks * per_chunk` rounds; each chunk has its own seed, so the result does not depend on
     how threads share the chunks. Returns SimulatedRounds: the deals (hole, across, down, middle), the bets and
-    the scaled net. Without `keep`, the deals and bets are not kept (one scratch row per chunk, 160 MB fewer
-    for two million rounds); the nets always are."""
+    the scaled net. A hand's pay class is one lookup (`nonflush_class`, `flush_class`: the evaluator's tables with
+    each strength replaced by its pay class). Without `keep`, the deals and bets are not kept (one scratch row per
+    chunk, 160 MB fewer for two million rounds); the nets always are."""
     n = chunks * per_chunk
     rows = n if keep else chunks
     deals = np.zeros((rows, 7), dtype=np.int64)
@@ -66,12 +67,12 @@ def simulate(seed, chunks, per_chunk, hole_class, hole_map, pair_index, choice1,
                 if unseen == 0:
                     continue
                 rank_key = card_key[4 * rank]
-                ka = pay_of[nonflush[key_a + rank_key]]
-                kd = pay_of[nonflush[key_d + rank_key]]
+                ka = nonflush_class[key_a + rank_key]
+                kd = nonflush_class[key_d + rank_key]
                 if (flush_a or flush_d) and ((seen >> (4 * rank + suit)) & 1) == 0:
                     # the rank's card of the hole cards' suit completes a flush for a hand drawing to one
-                    ka_suited = pay_of[flush[bits_a | card_bit[4 * rank]]] if flush_a else ka
-                    kd_suited = pay_of[flush[bits_d | card_bit[4 * rank]]] if flush_d else kd
+                    ka_suited = flush_class[bits_a | card_bit[4 * rank]] if flush_a else ka
+                    kd_suited = flush_class[bits_d | card_bit[4 * rank]] if flush_d else kd
                     base += ante[ka_suited] + ante[kd_suited] + b1 * cc[ka_suited] + b2 * cc[kd_suited]
                     middle += cc[max(ka_suited, kd_suited)]
                     unseen -= 1
@@ -93,7 +94,7 @@ def simulate(seed, chunks, per_chunk, hole_class, hole_map, pair_index, choice1,
             if b3 == 0:
                 nets[r] = -(2 + b1 + b2) * scale
                 continue
-            ka = pay_of[eval5(h0, h1, a0, a1, m, card_key, card_bit, nonflush, flush)]
-            kd = pay_of[eval5(h0, h1, d0, d1, m, card_key, card_bit, nonflush, flush)]
+            ka = eval5(h0, h1, a0, a1, m, card_key, card_bit, nonflush_class, flush_class)
+            kd = eval5(h0, h1, d0, d1, m, card_key, card_bit, nonflush_class, flush_class)
             nets[r] = ante[ka] + ante[kd] + b1 * cc[ka] + b2 * cc[kd] + b3 * cc[max(ka, kd)]
     return SimulatedRounds(deals, bets, nets)
