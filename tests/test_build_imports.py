@@ -55,3 +55,14 @@ def test_a_build_with_a_warm_cache_loads_neither_numba_nor_numpy(math_cache, tmp
     assert "weasyprint" in loaded
     assert "numba" not in loaded
     assert "numpy" not in loaded  # the figures come from the cache; the arrays are the kernels' business
+
+
+def test_math_with_a_warm_cache_loads_neither_the_renderer_nor_the_kernels(math_cache):
+    sample = str(samples_dir() / "pa-five-card-bonus.yaml")
+    first, _ = loaded_by("math", sample, cache=str(math_cache))  # warms the cache if this test runs first
+    assert first == 0
+    for arguments in (("math", sample), ("math", "--json", sample)):
+        code, loaded = loaded_by(*arguments, cache=str(math_cache))
+        assert code == 0
+        assert not loaded & {"weasyprint", "jinja2", "pyhanko", "fontTools", "dask", "distributed"}
+        assert not loaded & {"numba", "numpy"}  # every figure from the cache

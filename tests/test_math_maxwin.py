@@ -160,3 +160,32 @@ def test_a_six_card_bonus_paying_a_better_hand_less_is_refused():
     rules = dataclasses.replace(HOUSE, six_card_bonus=backwards)
     with pytest.raises(ValueError, match="pays a better hand less"):
         max_win_per_round(rules, Decimal(2), Decimal(2), MAIN | {"five_card_bonus", "six_card_bonus"})
+
+
+def test_reachable_classes_of_every_three_card_set_agree_with_the_evaluator():
+    """The pay classes each 3-card set makes with a pair of the other cards (enumerated once per suit pattern, read
+    for the rest) are those the evaluator gives over every pair, on sets drawn at random and on each suit pattern's
+    corner cases (three of a suit, a pair, trips)."""
+    import numpy as np
+
+    from rulegen.evaluator import strength_arrays
+    from rulegen.math.deals import pair_cards
+    from rulegen.math.fasteval import evaluate_many
+    from rulegen.math.maxwin import reachable_classes
+
+    triples, masks = reachable_classes()
+    assert triples.shape == (22100, 3) and masks.shape == (22100,)
+    assert [tuple(row) for row in triples[:3].tolist()] == [(0, 1, 2), (0, 1, 3), (0, 1, 4)]
+    pay_of = strength_arrays()[4]
+    pairs = pair_cards()
+    rows = random.Random(27).sample(range(22100), 120)
+    rows += [int(np.nonzero((triples == cards).all(axis=1))[0][0])
+             for cards in ([0, 4, 8], [48, 49, 50], [0, 1, 51], [36, 40, 44], [3, 47, 51])]
+    for row in rows:
+        cards = triples[row]
+        free = pairs[~np.isin(pairs, cards).any(axis=1)]
+        hands = np.column_stack([np.repeat(cards[None], len(free), axis=0), free])
+        expected = 0
+        for pay_class in np.unique(pay_of[evaluate_many(hands)]):
+            expected |= 1 << int(pay_class)
+        assert int(masks[row]) == expected, cards.tolist()

@@ -38,7 +38,7 @@ from rulegen.render import documents
 from rulegen.render import pdf as render_pdf
 from rulegen.render.context import Draft, draft_status
 from rulegen.render.prepress import PressProfile
-from rulegen.resolved import ResolvedOffering, resolve
+from rulegen.resolved import ResolvedOffering
 from rulegen.render.signage import sign_size as check_sign_size
 
 if TYPE_CHECKING:
@@ -114,9 +114,9 @@ def load_and_validate(path: Path, display: str | None = None) -> tuple[Any, list
 def settled(loaded: Offering) -> ResolvedOffering:
     """The offering resolved, with a payout limit the jurisdiction's rule sets by itself filled in (the math layer
     computes it), so that every document prints the same limit."""
-    from rulegen.math.report import with_limit_by_rule
+    from rulegen.math.report import settled as settled_by_math
 
-    offering: ResolvedOffering = with_limit_by_rule(resolve(loaded))
+    offering: ResolvedOffering = settled_by_math(loaded)
     return offering
 
 

@@ -110,7 +110,7 @@ def register(app: typer.Typer) -> None:
             if errors:
                 raise InvalidOfferingError(f"{file} has {len(errors)} error{'s' if len(errors) != 1 else ''}; "
                                            "fix them before computing its math", errors)
-            from rulegen.assemble import settled
+            from rulegen.math.report import settled  # not through the build layer, which loads the renderer
 
             resolved = settled(offering)
             console = Console(file=terminal.raw(sys.stderr))

@@ -50,15 +50,18 @@ def starting_hands() -> tuple[StartingHand, ...]:
 @cache
 def pair_cards() -> np.ndarray:
     import numpy as np
-    return np.array([(x, y) for x in range(52) for y in range(x + 1, 52)], dtype=np.int64)
+    first, second = np.triu_indices(52, k=1)  # (x, y), x < y, in the order of x then y
+    return np.column_stack([first, second]).astype(np.int64)
 
 
 @cache
 def pair_index() -> np.ndarray:
     import numpy as np
     index = np.full((52, 52), -1, dtype=np.int64)
-    for p, (x, y) in enumerate(pair_cards()):
-        index[x, y] = index[y, x] = p
+    pairs = pair_cards()
+    numbers = np.arange(pairs.shape[0], dtype=np.int64)
+    index[pairs[:, 0], pairs[:, 1]] = numbers
+    index[pairs[:, 1], pairs[:, 0]] = numbers
     return index
 
 
@@ -71,19 +74,24 @@ class AcrossOrbits:
 
 
 @cache
+def suit_maps() -> np.ndarray:
+    """[24, 52]: each suit permutation as a map of the 52 cards (rank kept, suit permuted)."""
+    import numpy as np
+    cards = np.arange(52)
+    return np.array([(cards >> 2) * 4 + np.array(perm)[cards & 3] for perm in permutations(range(4))],
+                    dtype=np.int64)
+
+
+@cache
 def across_orbits(hand: StartingHand) -> AcrossOrbits:
     import numpy as np
     pairs, index = pair_cards(), pair_index()
     h0, h1 = hand.cards
-    hole = {h0, h1}
-    valid = np.array([x not in hole and y not in hole for x, y in pairs])
-    canonical = np.arange(N_PAIRS)
-    for perm in permutations(range(4)):
-        card_map = np.array([(c >> 2) * 4 + perm[c & 3] for c in range(52)])
-        if {int(card_map[h0]), int(card_map[h1])} != hole:
-            continue
-        images = index[card_map[pairs[:, 0]], card_map[pairs[:, 1]]]
-        canonical = np.minimum(canonical, images)
+    valid = (pairs[:, 0] != h0) & (pairs[:, 0] != h1) & (pairs[:, 1] != h0) & (pairs[:, 1] != h1)
+    maps = suit_maps()
+    # the permutations that fix the hole cards (as a set)
+    fixing = maps[((maps[:, h0] == h0) & (maps[:, h1] == h1)) | ((maps[:, h0] == h1) & (maps[:, h1] == h0))]
+    canonical = index[fixing[:, pairs[:, 0]], fixing[:, pairs[:, 1]]].min(axis=0)
     canonical = np.where(valid, canonical, -1)
     representatives, weights = np.unique(canonical[valid], return_counts=True)
     assert weights.sum() == ACROSS_PAIRS

@@ -21,28 +21,72 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
+from itertools import combinations
+from typing import TYPE_CHECKING
 
 from rulegen.game import MAIN_WAGERS
 from rulegen.math.cache import memoised as disk_memoised
 from rulegen.money import dollars
 from rulegen.math.payload import from_payload, to_payload
+from rulegen.math.kernel_types import MaxWinBounds
 from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound
 
-CODE_VERSION = "maxwin-5"  # bump when what the result holds (its reading included) changes
+if TYPE_CHECKING:
+    import numpy as np
+
+CODE_VERSION = "maxwin-6"  # bump when what the result holds (its reading included) changes
 # How the figure is counted. Which wagers it counts is the jurisdiction's (its data's payout_limit.covers and
 # counted_in_max_win, each with its citation), never written here.
 READING = ("both antes at the table minimum and every raise at 3x, plus each bonus wager the jurisdiction counts "
-           "(its data's counted_in_max_win) where the payout limit covers it: the Five Card Bonus at its minimum, a "
+           "(its data's counted_in_max_win), where it is offered: the Five Card Bonus at its minimum, a "
            "Six Card Bonus equal to the Five Card Bonus wager, a Bonus Spin's largest prize on hole cards that trigger "
            "it; a win is what the winning wagers are paid, losing wagers not deducted")
 
 
 @lru_cache(maxsize=None)
 def _kernels():
-    from rulegen.math.maxwin_kernels import bounds, search, six_card_draw
+    from rulegen.math.maxwin_kernels import reachable_classes, search, six_card_draw
 
-    return bounds, search, six_card_draw
+    return reachable_classes, search, six_card_draw
+
+
+@cache
+def reachable_classes() -> tuple[np.ndarray, np.ndarray]:
+    """(triples, masks): every 3-card set T (x < y < z, in order) and, as bits, the pay classes T makes with a pair
+    of the other cards. A suit permutation maps T and its pairs to another set's with the same classes, so the
+    classes are enumerated for one set per suit pattern (1,755 of 22,100) and read for the others."""
+    import numpy as np
+
+    from rulegen.evaluator import strength_arrays
+    from rulegen.math.deals import pair_cards, suit_maps
+
+    triples = np.array(list(combinations(range(52), 3)), dtype=np.int64)
+    images = np.sort(suit_maps()[:, triples], axis=2)  # [24, 22100, 3]: each set under each suit permutation
+    codes = (images[..., 0] * 52 + images[..., 1]) * 52 + images[..., 2]
+    representatives, inverse = np.unique(codes.min(axis=0), return_inverse=True)
+    rows = np.column_stack([representatives // 2704, representatives // 52 % 52, representatives % 52])
+    card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
+    kernel, _, _ = _kernels()
+    masks = kernel(np.ascontiguousarray(rows, dtype=np.int64), card_key, card_bit, nonflush, flush,
+                   pay_of.astype(np.int64), pair_cards())
+    return triples, masks[inverse.reshape(-1)]
+
+
+@lru_cache(maxsize=4)
+def _bounds(hand_value: bytes, mid_value: bytes) -> MaxWinBounds:
+    """Every 3-card set T and an upper bound of the main game's win over it: twice the best Across/Down value of a
+    class T makes with a pair, plus the best Middle value of one (per-class values as int64 bytes; a maximum win's
+    two searches share them)."""
+    import numpy as np
+
+    triples, masks = reachable_classes()
+    reached = ((masks[:, None] >> np.arange(11)) & 1).astype(bool)  # [22100, 11]
+    per_hand = np.frombuffer(hand_value, np.int64)
+    per_middle = np.frombuffer(mid_value, np.int64)
+    best_hand = np.where(reached, per_hand, 0).max(axis=1)  # never below 0: a win, not a loss
+    best_middle = np.where(reached, per_middle, 0).max(axis=1)
+    return MaxWinBounds(triples, (2 * best_hand + best_middle).astype(np.int64))
 
 
 def max_win_per_round(rules, ante_minimum, five_card_bonus_minimum=None,
@@ -188,9 +232,9 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
         spin_trigger = {"pair_in_hole_cards": 1, "suited_hole_cards": 2, "pair_or_suited_hole_cards": 3}[spin.trigger]
     card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
     pay = pay_of.astype(np.int64)
-    bounds, search, six_card_draw = _kernels()
+    _, search, six_card_draw = _kernels()
     pairs = pair_cards()
-    bounded = bounds(card_key, card_bit, nonflush, flush, pay, hand_value, mid_value, pairs)
+    bounded = _bounds(hand_value.tobytes(), mid_value.tobytes())
     triples = bounded.triples
     order = np.argsort(-bounded.upper, kind="mergesort")
     found = search(order, triples, bounded.upper, card_key, card_bit, nonflush, flush, pay, hand_value, mid_value,

@@ -70,6 +70,23 @@ def hole_frames() -> HoleFrames:
     return HoleFrames(hole_class, hole_map)
 
 
+@cache
+def class_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The evaluator's two lookup tables with each strength replaced by its pay class (uint8; a slot no hand uses
+    holds 255): a hand's pay class in one lookup."""
+    import numpy as np
+    from rulegen.evaluator import strength_arrays
+
+    _, _, nonflush, flush, pay_of, _ = strength_arrays()
+    tables = []
+    for table in (nonflush, flush):
+        used = table != 0xFFFF
+        classes = np.full(table.shape, 255, dtype=np.uint8)
+        classes[used] = pay_of[table[used]]
+        tables.append(classes)
+    return tables[0], tables[1]
+
+
 def strategy_from_run(run: KernelRun) -> Strategy:
     import numpy as np
     across = np.array([int(r.across_choice) for r in run.results], dtype=np.int64)
@@ -82,27 +99,30 @@ def strategy_from_run(run: KernelRun) -> Strategy:
     return Strategy(across, down)
 
 
-def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy) -> Simulation:
-    """Play `rounds` rounds under `strategy`."""
-    import numpy as np
+def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy, *, keep: bool = True) -> Simulation:
+    """Play `rounds` rounds under `strategy`; without `keep`, only the nets are returned (the deals and bets
+    empty)."""
     from rulegen.evaluator import strength_arrays
     from rulegen.math.mc_kernels import simulate as kernel
 
     payouts = integer_payouts(criss_cross, ante)
     frames = hole_frames()
-    card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
+    card_key, card_bit, _, _, _, _ = strength_arrays()
+    nonflush_class, flush_class = class_tables()
     per_chunk = 50_000 if rounds >= 50_000 else rounds
     chunks = max(1, math.ceil(rounds / per_chunk))
     played = kernel(seed, chunks, per_chunk, frames.hand, frames.card_map, pair_index(), strategy.across, strategy.down,
-                    card_key, card_bit, nonflush, flush, pay_of.astype(np.int64), payouts.ante,
-                    payouts.criss_cross, payouts.scale)
+                    card_key, card_bit, nonflush_class, flush_class, payouts.ante, payouts.criss_cross,
+                    payouts.scale, keep)
+    if not keep:
+        return Simulation(SimulatedRounds(played.deals[:0], played.bets[:0], played.nets[:rounds]), payouts.scale)
     return Simulation(SimulatedRounds(played.deals[:rounds], played.bets[:rounds], played.nets[:rounds]),
                       payouts.scale)
 
 
 def monte_carlo(criss_cross, ante, exact_ev: Fraction, rounds: int, seed: int, strategy: Strategy) -> MonteCarloResult:
     import numpy as np
-    simulation = simulate(criss_cross, ante, rounds, seed, strategy)
+    simulation = simulate(criss_cross, ante, rounds, seed, strategy, keep=False)
     nets = simulation.rounds.nets
     values = nets.astype(np.float64) / simulation.scale
     mean = float(values.mean())

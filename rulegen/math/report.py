@@ -79,6 +79,14 @@ def with_limit_by_rule(offering: ResolvedOffering) -> ResolvedOffering:
     return replace(offering, payout_limit=replace(limit, amount=figure, by_rule=True))
 
 
+def settled(loaded) -> ResolvedOffering:
+    """The offering resolved, with a payout limit the jurisdiction's rule sets by itself filled in (computed here),
+    so that every document and `rulegen math` use the same limit."""
+    from rulegen.resolved import resolve
+
+    return with_limit_by_rule(resolve(loaded))
+
+
 def offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progress=None) -> MathReport:
     """The math report of one resolved offering: its rules, at its minimum and maximum ante and minimum bonus
     wager, with the maximum win counting the wagers its jurisdiction counts."""
