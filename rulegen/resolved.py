@@ -161,6 +161,7 @@ class PayoutLimit:
     counted_in_max_win: tuple[str, ...]  # the wagers counted in the maximum win per round at the minimum wager
     by_rule: bool = False  # the amount is the figure the jurisdiction's rule sets, the offering stating none
     per: str = "per player per round"  # the text's own words for what one limit applies to
+    follows_meter_above: Decimal | None = None  # a limit by rule that rises with a progressive meter: from where
 
 
 @dataclass(frozen=True)

@@ -180,9 +180,9 @@ MATRIX = {"MD": _md, "NJ": _nj, "PA": _pa, "HOUSE": _house}
 
 def weighted_wheel(code: str) -> Change:
     """A wheel with a weight for every segment of the designated Bonus Spin table, as a final filing needs (the
-    manufacturer's par sheet): each segment weighted as 1,000,000 / prize² (the top prize once), so small prizes
-    come up most and every table of the matrix returns less than its wager. A sample's own wheel is kept where it
-    is for the same table."""
+    manufacturer's par sheet): each segment weighted as 100,000,000 / prize³ (the top prize once), so small prizes
+    come up most and every table of the matrix returns less than its wager, other players' community pays
+    included. A sample's own wheel is kept where it is for the same table."""
     def change(data: Data) -> None:
         spin = data.get("bonus_spin")
         if not spin:
@@ -196,9 +196,9 @@ def weighted_wheel(code: str) -> Change:
         symbols = {str(row.get("symbol")) for row in rows}
         if spin.get("wheel") and {str(seg["symbol"]) for seg in spin["wheel"]} == symbols:
             return
-        # an Xtreme wager also pays every other player from its Community Prize Wheel: its own wheel leans harder on
-        # the small prizes, so that a full table stays below 100%
-        scale, power = (100_000_000, 3) if spin.get("kind") == "xtreme" else (1_000_000, 2)
+        # community pays (on the wheel's segments, or an Xtreme wager's Community Prize Wheel) add to the return for
+        # every other player holding the wager: the wheel leans on its small prizes, so a full table stays below 100%
+        scale, power = 100_000_000, 3
         wheel = []
         for row in rows:
             symbol = row.get("symbol")

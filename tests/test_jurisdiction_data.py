@@ -159,7 +159,7 @@ def leaf_problems(data: dict) -> list[str]:
         elif node is not None and not inside_value:
             if _is_number(node):
                 problems.append(f"{_where(path)}: the number {node} is not inside a cited value")
-            elif in_area and path[-1] not in ("citation", "note", "reading", "effective", "label"):
+            elif in_area and path[-1] not in ("citation", "note", "reading", "effective", "label", "as_written"):
                 problems.append(f"{_where(path)}: {node!r} is not inside a cited value")
 
     visit(data, (), False, False)

@@ -84,12 +84,44 @@ def settled(loaded) -> ResolvedOffering:
     so that every document and `rulegen math` use the same limit."""
     from rulegen.resolved import resolve
 
-    return with_limit_by_rule(resolve(loaded))
+    offering = with_limit_by_rule(resolve(loaded))
+    meter = limit_follows_meter_above(offering)
+    if meter is None:
+        return offering
+    return replace(offering, payout_limit=replace(offering.payout_limit, follows_meter_above=meter))
+
+
+def limit_follows_meter_above(offering: ResolvedOffering) -> Decimal | None:
+    """Where the jurisdiction's rule makes the limit the greater of its base amount and the maximum win at the
+    minimum wager, and that win counts a progressive top prize: the meter amount above which the maximum win passes
+    the base amount. The best deal whose hole cards trigger the spin is found with the top prize set beyond any other
+    win (so that deal is the maximum); what it pays apart from the prize, taken from the base amount, is the meter."""
+    from dataclasses import replace as with_
+
+    rules = offering.game_rules
+    spin = rules.bonus_spin
+    rule = offering.jurisdiction.cited("payout_limit", "rule")
+    base = offering.jurisdiction.cited("payout_limit", "base_amount")
+    counted = frozenset(offering.payout_limit.counted_in_max_win)
+    if (spin is None or spin.top_prize_kind != "progressive" or "bonus_spin" not in counted or rule is None
+            or rule.value not in LIMIT_SET_BY_RULE or base is None or base.value is None):
+        return None
+    beyond = Decimal(10) ** 9
+    lifted = with_(rules, bonus_spin=with_(spin, top_prize_amount=beyond))
+    best = max_win_per_round(lifted, offering.limits.ante.minimum,
+                             offering.five_card_bonus_minimum if "five_card_bonus" in counted else None, counted,
+                             other_players=max((offering.table.positions or 1) - 1, 0))
+    return max(Decimal(str(base.value)) - (best.amount - beyond), Decimal(0))
 
 
 def offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progress=None) -> MathReport:
     """The math report of one resolved offering: its rules, at its minimum and maximum ante and minimum bonus
     wager, with the maximum win counting the wagers its jurisdiction counts."""
+    report = _offering_report(offering, use_cache=use_cache, progress=progress)
+    return replace(report, limit_follows_meter_above=limit_follows_meter_above(offering))
+
+
+def _offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progress=None) -> MathReport:
     return math_report(offering.game_rules, ante_minimum=offering.limits.ante.minimum,
                        ante_maximum=offering.limits.ante.maximum,
                        five_card_bonus_minimum=offering.five_card_bonus_minimum,

@@ -400,6 +400,9 @@ class MathReport:
     notes: tuple[str, ...]
     verification: tuple[VerificationCheck, ...]
     ante_as_written: AnteAsWritten | None = None
+    # where the limit is the greater of a base amount and the maximum win, and that win counts a progressive top
+    # prize: the meter amount above which the maximum win passes the base amount (the limit then follows the meter)
+    limit_follows_meter_above: Decimal | None = None
 
     @property
     def max_win_per_round_at_minimum(self) -> Decimal:
@@ -420,4 +423,6 @@ class MathReport:
             "notes": list(self.notes),
             "verification": [check.to_json() for check in self.verification],
             "ante_as_written": self.ante_as_written.to_json() if self.ante_as_written is not None else None,
+            "limit_follows_meter_above": (money_json(self.limit_follows_meter_above)
+                                          if self.limit_follows_meter_above is not None else None),
         }

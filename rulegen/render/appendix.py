@@ -138,6 +138,9 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
         "verification": check_rows(results.verification),
         "payout_cap": results.payout_cap,
         "ante_as_written": results.ante_as_written,
+        "limit_follows_meter_above": offering.payout_limit.follows_meter_above,
+        "limit_base": (offering.jurisdiction.cited("payout_limit", "base_amount").value
+                       if offering.jurisdiction.cited("payout_limit", "base_amount") is not None else None),
         "ante_table": {"label": offering.ante.label, "citation": offering.ante.citation,
                        "entries": offering.ante.entries},
         "notes": results.notes,

@@ -60,6 +60,7 @@ class JurisdictionView(TypedDict):
 class PayoutLimitView(TypedDict):
     amount: Decimal | None
     per: str
+    follows_meter_above: Decimal | None
     rule: CitedView | None
     base: CitedView | None
     covers: CitedView | None
@@ -176,6 +177,7 @@ def payout_limit(offering: ResolvedOffering, results: MathReport) -> PayoutLimit
         "covers_names": [tables.WAGER_NAMES.get(w, w) for w in offering.payout_limit.covers],
         "by_rule": offering.payout_limit.by_rule,
         "per": offering.payout_limit.per,
+        "follows_meter_above": offering.payout_limit.follows_meter_above,
         "display": offering.table.payout_limit_display,
         "display_rule": display,
         "max_win": max_win.amount,
