@@ -189,3 +189,31 @@ def test_reachable_classes_of_every_three_card_set_agree_with_the_evaluator():
         for pay_class in np.unique(pay_of[evaluate_many(hands)]):
             expected |= 1 << int(pay_class)
         assert int(masks[row]) == expected, cards.tolist()
+
+
+def test_the_nj_limit_follows_the_meter_from_the_amount_computed():
+    """New Jersey's limit is the greater of $50,000 and the maximum win at the minimum wager, which counts the
+    progressive top prize: at the meter amount computed, the maximum win with the top prize at that amount is exactly
+    $50,000, and a dollar more on the meter makes it $50,001 (the best deal then triggers the spin)."""
+    from dataclasses import replace
+
+    from rulegen.math.report import limit_follows_meter_above, settled
+    from rulegen.offering import load_offering
+    from rulegen.resources import samples_dir
+
+    offering = settled(load_offering(samples_dir() / "nj-bonus-spin.yaml"))
+    meter = limit_follows_meter_above(offering)
+    assert meter is not None and offering.payout_limit.follows_meter_above == meter
+    rules = offering.game_rules
+    counted = frozenset(offering.payout_limit.counted_in_max_win)
+
+    def at(amount):
+        spin = replace(rules.bonus_spin, top_prize_amount=amount)
+        return max_win_per_round(replace(rules, bonus_spin=spin), offering.limits.ante.minimum,
+                                 offering.five_card_bonus_minimum, counted,
+                                 other_players=offering.table.positions - 1).amount
+
+    assert at(meter) == 50000 and at(meter + 1) == 50001
+    # a fixed top prize, or a limit the rule does not set, never follows a meter
+    for name in ("md-progressive.yaml", "pa-five-card-bonus.yaml", "house-six-card-bonus.yaml"):
+        assert limit_follows_meter_above(settled(load_offering(samples_dir() / name))) is None
