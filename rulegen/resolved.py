@@ -23,12 +23,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from rulegen import clauses, game
+from rulegen import clauses, game, wagers
 from rulegen.errors import InputError
+from rulegen.evaluator import PAY_CLASSES
 from rulegen.jurisdiction import Cited, Jurisdiction, jurisdiction_for
 from rulegen.offering import Offering
 
-PAYTABLE_KINDS = ("criss_cross", "ante", "five_card_bonus", "six_card_bonus")
+SHIPPED_SIDE = ("five_card_bonus", "six_card_bonus")  # the side wagers with fields of their own
 DEFAULT_TRIGGER = "pair_in_hole_cards"
 
 # Readings the game carries as notes beside a settlement (jurisdiction data `readings`, by key).
@@ -216,13 +217,22 @@ class ResolvedOffering:
     payout_limit: PayoutLimit
     signoffs: tuple[SignOff, ...]
     notes: tuple[str, ...]  # the jurisdiction's readings a settlement carries
+    side_wagers: tuple[tuple[str, SideWager], ...] = ()  # every other side wager offered (rulegen.wagers), by key
+
+    @property
+    def offered_side_wagers(self) -> tuple[tuple[str, SideWager], ...]:
+        """Every side wager offered, by key, in the documents' order (the Five and Six Card Bonus first)."""
+        own = tuple((key, wager) for key, wager in (("five_card_bonus", self.five_card_bonus),
+                                                    ("six_card_bonus", self.six_card_bonus)) if wager is not None)
+        return own + self.side_wagers
 
     @property
     def paytables(self) -> dict[str, ResolvedPaytable | None]:
         """Each paytable kind → the offering's table (None for a side wager not offered)."""
         return {"criss_cross": self.criss_cross, "ante": self.ante,
                 "five_card_bonus": self.five_card_bonus.paytable if self.five_card_bonus else None,
-                "six_card_bonus": self.six_card_bonus.paytable if self.six_card_bonus else None}
+                "six_card_bonus": self.six_card_bonus.paytable if self.six_card_bonus else None,
+                **{key: wager.paytable for key, wager in self.side_wagers}}
 
     @property
     def five_card_bonus_minimum(self) -> Decimal | None:
@@ -239,7 +249,8 @@ class ResolvedOffering:
             five_card_bonus=self.five_card_bonus.paytable.table if self.five_card_bonus else None,
             six_card_bonus=self.six_card_bonus.paytable.table if self.six_card_bonus else None,
             bonus_spin=self.bonus_spin.game if self.bonus_spin else None,
-            payout_limit=limit, notes=self.notes)
+            payout_limit=limit, notes=self.notes,
+            side_wagers=tuple((key, wager.paytable.table) for key, wager in self.side_wagers))
 
 
 # --- resolving -------------------------------------------------------------------------------------------------
@@ -324,20 +335,17 @@ def clause_config(offering: ResolvedOffering) -> clauses.OfferingConfig:
     )
 
 
-def _offered(wagers: tuple[str, ...], offered: set[str]) -> tuple[str, ...]:
-    """The wagers of a jurisdiction's list that this table offers: a payout limit covers, and the maximum win
-    counts, only wagers that can be placed here."""
-    return tuple(wager for wager in wagers if wager in offered)
+def _offered(listed: tuple[str, ...], offered: set[str]) -> tuple[str, ...]:
+    """The wagers of a jurisdiction's list this table offers: a limit covers, a maximum counts, only those."""
+    return tuple(wager for wager in listed if wager in offered)
 
 
 def _resolve(offering: Offering) -> ResolvedOffering:
     resolved = _resolve_choices(offering)
     config = clause_config(resolved)
     notes = settlement_notes(resolved.jurisdiction, config)
-    offered = set(game.MAIN_WAGERS)
-    offered |= {name for name, wager in (("five_card_bonus", resolved.five_card_bonus),
-                                         ("six_card_bonus", resolved.six_card_bonus),
-                                         ("bonus_spin", resolved.bonus_spin)) if wager is not None}
+    offered = set(game.MAIN_WAGERS) | {key for key, _ in resolved.offered_side_wagers}
+    offered |= {"bonus_spin"} if resolved.bonus_spin is not None else set()
     limit = replace(resolved.payout_limit, covers=_offered(resolved.payout_limit.covers, offered),
                     counted_in_max_win=_offered(resolved.payout_limit.counted_in_max_win, offered))
     return replace(resolved, notes=notes, payout_limit=limit)
@@ -386,6 +394,9 @@ def _resolve_choices(offering: Offering) -> ResolvedOffering:
                                title=_text(entry.get("title")), date=_text(entry.get("date")))
                        for entry in data.get("signoff") or [] if isinstance(entry, dict)),
         notes=(),
+        side_wagers=tuple((key, SideWager(resolved_paytable(jurisdiction, key, data[key]["paytable"]),
+                                          _money(data[key].get("minimum")), _money(data[key].get("maximum"))))
+                          for key in wagers.keys() if key not in SHIPPED_SIDE and data.get(key)),
     )
 
 
@@ -412,7 +423,13 @@ def resolved_paytable(jurisdiction: Jurisdiction, kind: str, choice) -> Resolved
     named = (jurisdiction.data.get("paytables") or {}).get(kind, {}).get(name) if name is not None else None
     label = str(named["label"]) if isinstance(named, Mapping) and named.get("label") else None
     return ResolvedPaytable(kind=kind, name=name, citation=citation, written_out=isinstance(choice, Mapping),
-                            entries=entries, table=game.Paytable.from_mapping(table), label=label)
+                            entries=entries, table=game.Paytable.from_mapping(table, pay_classes(kind)), label=label)
+
+
+def pay_classes(kind: str) -> tuple[str, ...]:
+    """The pay classes a paytable of `kind` pays on: a side wager's own (rulegen.wagers), else the poker classes."""
+    found = [wager for wager in wagers.registered() if wager.key == kind]
+    return found[0].pay_classes if found else PAY_CLASSES
 
 
 def odds_mapping(mapping: Mapping) -> dict:
@@ -442,14 +459,15 @@ def resolve_paytable(jurisdiction: Jurisdiction, kind: str, choice) -> tuple[dic
     table = odds_mapping(choice)
     for name in jurisdiction.paytable_names(kind):
         cited = _cited(jurisdiction, "paytables", kind, name)
-        if payout_vector(odds_mapping(cited.value)) == payout_vector(table):
+        if payout_vector(odds_mapping(cited.value), kind) == payout_vector(table, kind):
             return table, name, cited.citation
     return table, None, None
 
 
-def payout_vector(table: Mapping) -> tuple:
-    """What a table pays for each pay class, weakest first (-1 lose, 0 push, N for N to 1)."""
-    return game.Paytable.from_mapping(table).payouts
+def payout_vector(table: Mapping, kind: str | None = None) -> tuple:
+    """What a table pays for each pay class of `kind` (rulegen.wagers; the poker classes where None), weakest first
+    (-1 lose, 0 push, N for N to 1)."""
+    return game.Paytable.from_mapping(table, pay_classes(kind) if kind else PAY_CLASSES).payouts
 
 
 def bonus_spin_table(jurisdiction: Jurisdiction, spin: Mapping) -> Cited | None:
