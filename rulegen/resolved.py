@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulegen import clauses, game, wagers
-from rulegen.errors import InputError
+from rulegen.errors import InputError, UsageError
 from rulegen.evaluator import PAY_CLASSES
 from rulegen.jurisdiction import Cited, Jurisdiction, jurisdiction_for
 from rulegen.offering import Offering
@@ -260,7 +260,7 @@ def resolve(offering: Offering) -> ResolvedOffering:
     missing, raises InputError (validation reports them first, with their place and citation)."""
     try:
         return _resolve(offering)
-    except (KeyError, TypeError, AttributeError, ArithmeticError, ValueError) as exc:
+    except (KeyError, TypeError, AttributeError, ArithmeticError, ValueError, UsageError) as exc:
         raise InputError(f"{offering.display_path} cannot be resolved ({type(exc).__name__}: {exc}); "
                          "run rulegen validate on it") from None
 
