@@ -57,8 +57,8 @@ def test_the_added_wager_is_registered_only_with_its_data_folder(monkeypatch, ad
 def test_it_validates_and_a_wrong_row_is_an_error(added):
     findings = validate_offering(load_offering(added))
     assert [f for f in findings if f.level == "error"] == []
-    errors = [f for f in validate_offering(load_offering(_with_table(added, "{suited_ace_king: 25, pair: 6, suited: 1}")))
-              if f.level == "error"]
+    wrong = _with_table(added, "{suited_ace_king: 25, pair: 6, suited: 1}")
+    errors = [f for f in validate_offering(load_offering(wrong)) if f.level == "error"]
     assert [f.message for f in errors] == [
         "hole_card_bonus.paytable.pair is 6 to 1; House rules' standard Hole Card Bonus paytable pays 5 to 1"]
     unknown = [f.message for f in validate_offering(load_offering(_with_table(added, "{flush: 3}")))
