@@ -21,6 +21,7 @@ from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from typing import cast
 
+from rulegen import wagers
 from rulegen.cards import Card, check_distinct, format_cards, parse_cards
 from rulegen.errors import UsageError
 from rulegen.money import dollars, json_number, signed_dollars
@@ -42,6 +43,12 @@ WAGERS = ("ante_across", "ante_down", "across", "down", "middle", "five_card_bon
           "bonus_spin")
 MAIN_WAGERS = WAGERS[:5]
 DECISIONS = ("Across", "Down", "Middle")
+
+
+def wager_order() -> tuple[str, ...]:
+    """Every wager of a round in the documents' order: the main wagers, each side wager, the Bonus Spin."""
+    return (*MAIN_WAGERS, *wagers.keys(), "bonus_spin")
+
 TRIGGERS = ("pair_in_hole_cards", "suited_hole_cards", "pair_or_suited_hole_cards")
 
 def _odds(value: object) -> Fraction | str:
@@ -68,12 +75,14 @@ class Paytable:
     """
 
     odds: Mapping[str, Fraction | str]
+    classes: tuple[str, ...] = PAY_CLASSES  # the pay classes, weakest (the losing one) first: a side wager's own
 
     def __post_init__(self) -> None:
         normal: dict[str, Fraction | str] = {}
+        allowed = HAND_CLASS_KEYS if self.classes == PAY_CLASSES else self.classes[1:]
         for key, value in dict(self.odds).items():
-            if key not in HAND_CLASS_KEYS:
-                raise UsageError(f"{key!r} is not a hand class; paytables use {', '.join(HAND_CLASS_KEYS)}")
+            if key not in allowed:
+                raise UsageError(f"{key!r} is not a hand class; paytables use {', '.join(allowed)}")
             normal[key] = _odds(value)
         object.__setattr__(self, "odds", normal)
 
@@ -81,18 +90,19 @@ class Paytable:
     def _payouts(self) -> tuple[Fraction, ...]:
         # Not a dataclass field: derived from `odds`, and kept out of the fields a frozen dataclass
         # compares, copies and lists. cached_property writes the instance's __dict__, which frozen allows.
-        return tuple(self._compute(k) for k in range(len(PAY_CLASSES)))
+        return tuple(self._compute(k) for k in range(len(self.classes)))
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[object, object]) -> Paytable:
+    def from_mapping(cls, mapping: Mapping[object, object], classes: tuple[str, ...] = PAY_CLASSES) -> Paytable:
         # The entries as written: __post_init__ checks and normalises each (or raises UsageError).
-        return cls(cast("Mapping[str, Fraction | str]", {str(k): v for k, v in mapping.items()}))
+        return cls(cast("Mapping[str, Fraction | str]", {str(k): v for k, v in mapping.items()}), classes)
 
     def _compute(self, index: int) -> Fraction:
-        name = PAY_CLASSES[index]
+        name = self.classes[index]
         if name in self.odds:
             return self._value(self.odds[name])
-        reach = [(base, key) for key, base in _OR_BETTER.items() if key in self.odds and base <= index]
+        reach = [(base, key) for key, base in _OR_BETTER.items()
+                 if key in self.odds and base <= index and self.classes == PAY_CLASSES]
         if reach:
             _, key = max(reach)
             return self._value(self.odds[key])
@@ -118,7 +128,7 @@ class Paytable:
         return [str(p) for p in self._payouts]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Paytable) and self._payouts == other._payouts
+        return isinstance(other, Paytable) and self._payouts == other._payouts and self.classes == other.classes
 
     def __hash__(self) -> int:
         return hash(self._payouts)
@@ -173,6 +183,9 @@ class PayoutLimit:
 
 @dataclass(frozen=True)
 class GameRules:
+    """The tables of one game. The Five and Six Card Bonus have their own fields (the maximum win's search settles
+    them by name); every other side wager offered (rulegen.wagers) is in `side_wagers` by its key."""
+
     criss_cross: Paytable
     ante: Paytable
     five_card_bonus: Paytable | None = None
@@ -180,6 +193,22 @@ class GameRules:
     bonus_spin: BonusSpin | None = None
     payout_limit: PayoutLimit | None = None
     notes: tuple[str, ...] = ()
+    side_wagers: tuple[tuple[str, Paytable], ...] = ()
+
+    def __post_init__(self) -> None:
+        named = [key for key, _ in self.side_wagers if key in ("five_card_bonus", "six_card_bonus")]
+        if named:
+            raise UsageError(f"the {named[0]} table is given as its own field, not among the other side wagers")
+
+    @property
+    def offered_side_wagers(self) -> tuple[tuple[str, Paytable], ...]:
+        """Every side wager offered, by key, in the documents' order (the Five and Six Card Bonus first)."""
+        own = tuple((key, table) for key, table in (("five_card_bonus", self.five_card_bonus),
+                                                    ("six_card_bonus", self.six_card_bonus)) if table is not None)
+        return own + self.side_wagers
+
+    def side_wager(self, key: str) -> Paytable | None:
+        return dict(self.offered_side_wagers).get(key)
 
 
 # --- settlement ------------------------------------------------------------------------------------------------
@@ -269,12 +298,13 @@ def bonus_spin_triggered(trigger: str, hole: Sequence[Card]) -> bool:
 
 def settle_round(rules: GameRules, hole: Cards, across: Cards, down: Cards, middle: Cards, ante: Money,
                  bets: Sequence[int] = (1, 1, 1), five_card_bonus: Money | None = None, six_card: Cards | None = None,
-                 bonus_spin_wager: Money | None = None, wheel_symbol: str | None = None) -> Settlement:
+                 bonus_spin_wager: Money | None = None, wheel_symbol: str | None = None,
+                 side_bets: Mapping[str, Money] | None = None) -> Settlement:
     """Settle one round for one player. Cards as text ("Js Ts") or Cards; money as Decimal (or int/str).
 
     `bets` are the Across, Down and Middle bets as multiples of one ante, 0 meaning a fold at that decision
     (`(1, 0)` folds at Down). The Five Card Bonus, Six Card Bonus and Bonus Spin are settled whatever the
-    player folded.
+    player folded; so is every other side wager (rulegen.wagers) given in `side_bets`, by its key.
     """
     hole_cards = _cards(hole, 2, "the hole cards")
     across_cards = _cards(across, 2, "the Across cards")
@@ -334,31 +364,34 @@ def settle_round(rules: GameRules, hole: Cards, across: Cards, down: Cards, midd
                 ("middle", ante * b3, cc.payout(better), middle_hand)):
             lines.append(SettlementLine(wager, amount, hand, odds_text(payout), money(Fraction(amount) * payout)))
 
-    if five_card_bonus is not None:
-        if rules.five_card_bonus is None:
-            raise UsageError("this offering has no Five Card Bonus wager")
-        amount = _amount(five_card_bonus, "the Five Card Bonus wager")
-        strength, _ = best_five(community)
-        payout = rules.five_card_bonus.payout(pay_class(strength))
-        hands["five_card_bonus"] = f"{hand_name(strength)} ({format_cards(community)})"
-        # Settled whatever the player folded (N.J.A.C. 13:69F-40.11(b); MLGCA Chapter 11 §B(3); 58 Pa. Code
-        # § 674a.11(b)).
-        lines.append(SettlementLine("five_card_bonus", amount, hands["five_card_bonus"], odds_text(payout),
-                                    money(Fraction(amount) * payout)))
-
     if six_cards:
         if rules.six_card_bonus is None:
             raise UsageError("this offering has no Six Card Bonus wager")
         if five_card_bonus is None:
             raise UsageError("the Six Card Bonus requires a Five Card Bonus wager, and equals it "
                              "(house rules, Six Card Bonus Wager)")
-        amount = _amount(five_card_bonus, "the Six Card Bonus wager")
-        pool = hole_cards + six_cards
-        strength, five = best_five(pool)
-        payout = rules.six_card_bonus.payout(pay_class(strength))
-        hands["six_card_bonus"] = f"{hand_name(strength)} ({format_cards(five)} from {format_cards(pool)})"
-        lines.append(SettlementLine("six_card_bonus", amount, hands["six_card_bonus"], odds_text(payout),
-                                    money(Fraction(amount) * payout)))
+    # Each side wager is settled on its own cards whatever the player folded (N.J.A.C. 13:69F-40.11(b); MLGCA
+    # Chapter 11 §B(3); 58 Pa. Code § 674a.11(b); house rules, 5 Card Bonus and 6 Card Bonus Wager). The Six Card
+    # Bonus wager equals the Five Card Bonus wager.
+    amounts: dict[str, Money | None] = {"five_card_bonus": five_card_bonus,
+                                        "six_card_bonus": five_card_bonus if six_cards else None, **(side_bets or {})}
+    round_cards = wagers.RoundCards(hole=hole_cards, community=community, bonus=six_cards)
+    for kind in wagers.registered():
+        if amounts.get(kind.key) is None:
+            continue
+        table = rules.side_wager(kind.key)
+        if table is None:
+            raise UsageError(f"this offering has no {kind.name} wager")
+        amount = _amount(amounts[kind.key], f"the {kind.name} wager")
+        dealt = kind.hand(round_cards)
+        if dealt is None:
+            raise UsageError(f"the round dealt no cards for the {kind.name}")
+        payout = table.payout(dealt[0])
+        hands[kind.key] = dealt[1]
+        lines.append(SettlementLine(kind.key, amount, dealt[1], odds_text(payout), money(Fraction(amount) * payout)))
+    unknown = sorted(set(amounts) - {kind.key for kind in wagers.registered()})
+    if unknown:
+        raise UsageError(f"no side wager {unknown[0]!r}; rulegen knows {', '.join(wagers.keys())}")
 
     community_pay = None
     notes = list(rules.notes)
@@ -405,7 +438,7 @@ def settle_round(rules: GameRules, hole: Cards, across: Cards, down: Cards, midd
         covered = sum((line.net for line in lines if line.wager in limit.covers and line.net > 0), Decimal(0))
         if covered > limit.amount:
             excess = covered - limit.amount
-            covers = ", ".join(w for w in WAGERS if w in limit.covers)
+            covers = ", ".join(w for w in wager_order() if w in limit.covers)
             lines.append(SettlementLine("payout_limit", limit.amount, "", f"aggregate payout {_show(covered)} on "
                                         f"{covers} is capped at {_show(limit.amount)}", -excess))
     net = sum((line.net for line in lines), Decimal(0))

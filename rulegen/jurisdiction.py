@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from rulegen.errors import InputError
-from rulegen.resources import jurisdiction_files, jurisdictions_dir, schema_files
+from rulegen.resources import jurisdiction_files, jurisdictions_dir, schema_files, wager_files
 
 FORMAT = "offering format"
 # The payout-limit rules that set the limit by their own force, so that an offering stating none has the rule's
@@ -141,11 +141,12 @@ def load_jurisdiction(code: str) -> Jurisdiction:
         source = read_regular(path, MAX_DATA_BYTES, follow_symlinks=True)
     except UnsafeFile as exc:
         raise InputError(f"the jurisdiction data {path} cannot be read: {exc.reason}") from None
-    return _load(str(code), str(path), source)
+    wagers = tuple((key, str(where), where.read_bytes()) for key, where in wager_files().items())
+    return _load(str(code), str(path), source, wagers)
 
 
 @cache
-def _load(code: str, path: str, source: bytes) -> Jurisdiction:
+def _load(code: str, path: str, source: bytes, wagers: tuple[tuple[str, str, bytes], ...] = ()) -> Jurisdiction:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
@@ -162,7 +163,42 @@ def _load(code: str, path: str, source: bytes) -> Jurisdiction:
     if data["code"] != code:
         raise JurisdictionDataError(f"{path}: code is {data['code']!r}, but a jurisdiction's code is its file's name "
                                     f"in upper case ({code!r})")
-    return Jurisdiction(code, data, hashlib.sha256(source).hexdigest())
+    digest = hashlib.sha256(source)
+    for key, where, wager_source in wagers:
+        if _authorize_wager(data, code, key, where, wager_source):
+            digest.update(b"\0" + wager_source)  # the data this jurisdiction holds includes the wager's file
+    return Jurisdiction(code, data, digest.hexdigest())
+
+
+def _authorize_wager(data: dict, code: str, key: str, where: str, source: bytes) -> bool:
+    """A side wager a data folder adds (`wagers/<key>.yaml`, rulegen.wagers) carries, per jurisdiction code, the
+    cited authorization of the wager and its authorized paytables; they join this jurisdiction's `wagers` and
+    `paytables` as if its own file listed them. False where the wager's file says nothing of this jurisdiction."""
+    from jsonschema import Draft202012Validator
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        wager = _plain(YAML(typ="safe").load(source))
+    except YAMLError as exc:
+        raise JurisdictionDataError(f"{where}: not readable YAML: {exc}") from None
+    entry = ((wager.get("jurisdictions") or {}) if isinstance(wager, dict) else {}).get(code)
+    if entry is None:
+        return False
+    schema = {"$defs": _jurisdiction_schema()["$defs"], "type": "object", "additionalProperties": False,
+              "required": ["wager", "paytables"],
+              "properties": {"wager": {"$ref": "#/$defs/cited"},
+                             "paytables": {"type": "object", "minProperties": 1,
+                                           "additionalProperties": {"$ref": "#/$defs/cited"}}}}
+    errors = sorted(Draft202012Validator(schema).iter_errors(entry), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        raise JurisdictionDataError(f"{where}: jurisdictions.{code} is not a cited authorization:\n" + "\n".join(
+            f"  {'.'.join(map(str, e.absolute_path)) or code}: {e.message}" for e in errors))
+    if key in data["wagers"] or key in data["paytables"]:
+        raise JurisdictionDataError(f"{where}: the {code} data already has a wager or paytables named {key}")
+    data["wagers"][key] = entry["wager"]
+    data["paytables"][key] = entry["paytables"]
+    return True
 
 
 def _schema_problems(data) -> list[str]:

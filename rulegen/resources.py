@@ -89,3 +89,29 @@ def schema_files() -> dict[str, Path]:
 def template_dirs() -> list[Path]:
     """The templates folders to search, the extra ones first (for a new jurisdiction's `rules/<code>.html`)."""
     return [root / "templates" for root in data_roots() if (root / "templates").is_dir()]
+
+
+def wager_files() -> dict[str, Path]:
+    """Each side wager a data folder adds, by its key: the file `wagers/<key>.yaml` (rulegen.wagers)."""
+    return {name[: -len(".yaml")]: path for name, path in _files("wagers", "*.yaml").items()}
+
+
+MAX_WAGER_FILE_BYTES = 1024 * 1024
+
+
+def read_wager_file(path: Path) -> dict:
+    """A side wager's data file as plain YAML data (a mapping), or ValueError naming the file. Its module and
+    names are read by `rulegen.wagers`, its authorizations by `rulegen.jurisdiction`."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    source = path.read_bytes()
+    if len(source) > MAX_WAGER_FILE_BYTES:
+        raise ValueError(f"{path}: a side wager's data file is at most {MAX_WAGER_FILE_BYTES} bytes")
+    try:
+        data = YAML(typ="safe").load(source)
+    except YAMLError as exc:
+        raise ValueError(f"{path}: not readable YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a side wager's data file is a mapping")
+    return data

@@ -69,13 +69,13 @@ def test_the_appendix_checks_hold_and_a_distribution_that_disagrees_fails_them(s
 
     from rulegen.math.report import verification_checks
 
-    checks = {check.check: check for check in verification_checks(standard, None, None)}
+    checks = {check.check: check for check in verification_checks(standard)}
     assert checks and all(check.passed for check in checks.values())
     first = standard.distribution[0]
     moved = dataclasses.replace(first, net=first.net + 1)  # one net result misstated by an ante
     altered = dataclasses.replace(standard, distribution=(moved, *standard.distribution[1:]))
-    failed = {check.check for check in verification_checks(altered, None, None) if not check.passed}
+    failed = {check.check for check in verification_checks(altered) if not check.passed}
     assert failed == {"main game: the distribution's mean equals the strategy's EV (exact fractions)"}
     dropped = dataclasses.replace(standard, distribution=standard.distribution[1:])
-    failed = {check.check for check in verification_checks(dropped, None, None) if not check.passed}
+    failed = {check.check for check in verification_checks(dropped) if not check.passed}
     assert "main game: deals enumerated" in failed

@@ -6,13 +6,15 @@ the payout cap, verification data).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
 from rulegen.game import GameRules
 from rulegen.jurisdiction import LIMIT_SET_BY_RULE
-from rulegen.math.bonus import FIVE_CARD_BOARDS, SIX_CARD_SETS, class_counts, five_card_bonus, six_card_bonus
+from rulegen import wagers
+from rulegen.math.bonus import side_counts, side_wager_table
 from rulegen.math.deals import TOTAL_DEALS
 from rulegen.math.main_game import analyse_main_game
 from rulegen.math.maxwin import max_win_per_round
@@ -23,7 +25,7 @@ from rulegen.math.wheel import WheelSetting, bonus_spin_math
 from rulegen.resolved import ResolvedOffering
 
 
-def verification_checks(analysis: MainGameAnalysis, five, six) -> tuple[VerificationCheck, ...]:
+def verification_checks(analysis: MainGameAnalysis, side=()) -> tuple[VerificationCheck, ...]:
     # The mean is taken here, from the distribution the appendix prints, against the EV the decisions give: a
     # result read from the cache, or altered on its way, whose two halves disagree fails the row.
     counted = sum(row.combinations for row in analysis.distribution)
@@ -39,22 +41,20 @@ def verification_checks(analysis: MainGameAnalysis, five, six) -> tuple[Verifica
         checks.append(VerificationCheck(
             f"Monte Carlo, {monte.rounds:,} rounds (seed {monte.seed}): the 99% interval covers the exact EV",
             monte.exact_ev_per_ante, monte.interval, monte.covers_exact))
-    for section, label, total in ((five, "Five Card Bonus: boards counted", FIVE_CARD_BOARDS),
-                                  (six, "Six Card Bonus: six-card sets counted", SIX_CARD_SETS)):
-        if section is not None:
-            counted = sum(row.combinations for row in section.outcomes)
-            checks.append(VerificationCheck(label, total, counted, counted == total))
+    for key, section in side:  # each side wager offered: every set of its cards counted once
+        kind = wagers.kind(key)
+        counted, total = sum(row.combinations for row in section.outcomes), math.comb(52, kind.cards)
+        checks.append(VerificationCheck(f"{kind.name}: {kind.sets_counted}", total, counted, counted == total))
     return tuple(checks)
 
 
 def _bonuses_at_cap(rules: GameRules, amounts) -> tuple[BonusAtCap, ...]:
     out = []
-    for wager, paytable, cards in (("five_card_bonus", rules.five_card_bonus, 5),
-                                   ("six_card_bonus", rules.six_card_bonus, 6)):
-        if paytable is None or wager not in amounts:
+    for wager, paytable in rules.offered_side_wagers:
+        if wager not in amounts:
             continue
         low, high = amounts[wager]
-        counts = class_counts(cards)
+        counts = side_counts(wagers.kind(wager))
         out.append(BonusAtCap(wager=wager, payouts=tuple(paytable.payout(i) for i in range(len(counts))),
                               counts=tuple(counts), amounts=(("minimum", low), ("maximum", high))))
     return tuple(out)
@@ -150,6 +150,7 @@ def bonus_amounts(offering: ResolvedOffering) -> dict[str, tuple[Decimal | None,
     if six is not None:
         own = (six.minimum, six.maximum)
         out["six_card_bonus"] = own if any(v is not None for v in own) else out.get("five_card_bonus", (None, None))
+    out.update((key, (wager.minimum, wager.maximum)) for key, wager in offering.side_wagers)
     return out
 
 
@@ -181,8 +182,8 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
     ante_maximum = Decimal(str(ante_maximum)) if ante_maximum is not None else None
     five_minimum = Decimal(str(five_card_bonus_minimum)) if five_card_bonus_minimum is not None else None
     analysis = analyse_main_game(rules, use_cache=use_cache, progress=progress)
-    five = five_card_bonus(rules.five_card_bonus) if rules.five_card_bonus is not None else None
-    six = six_card_bonus(rules.six_card_bonus) if rules.six_card_bonus is not None else None
+    side = tuple((key, side_wager_table(table, wagers.kind(key))) for key, table in rules.offered_side_wagers)
+    five, six = dict(side).get("five_card_bonus"), dict(side).get("six_card_bonus")
     spin = None
     if rules.bonus_spin is not None:
         # without the table's setting, the wheel alone: no other player, no meter beyond the game's top prize
@@ -201,12 +202,13 @@ def math_report(rules: GameRules, *, ante_minimum, ante_maximum=None, five_card_
         main_game=analysis,
         five_card_bonus=five,
         six_card_bonus=six,
+        side_wagers=tuple((key, result) for key, result in side if key not in ("five_card_bonus", "six_card_bonus")),
         bonus_spin=spin,
         max_win=max_win,
         payout_cap=payout_cap_section(analysis, rules.payout_limit, ante_minimum, ante_maximum,
                                       _bonuses_at_cap(rules, bonus_amounts or {})),
         paytables=analysis.paytables,
         notes=tuple(notes),
-        verification=verification_checks(analysis, five, six),
+        verification=verification_checks(analysis, side),
         ante_as_written=as_written,
     )

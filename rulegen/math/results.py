@@ -403,6 +403,14 @@ class MathReport:
     # where the limit is the greater of a base amount and the maximum win, and that win counts a progressive top
     # prize: the meter amount above which the maximum win passes the base amount (the limit then follows the meter)
     limit_follows_meter_above: Decimal | None = None
+    side_wagers: tuple[tuple[str, BonusResult], ...] = ()  # every other side wager offered (rulegen.wagers), by key
+
+    @property
+    def offered_side_wagers(self) -> tuple[tuple[str, BonusResult], ...]:
+        """Every side wager offered, by key, in the documents' order (the Five and Six Card Bonus first)."""
+        own = tuple((key, result) for key, result in (("five_card_bonus", self.five_card_bonus),
+                                                      ("six_card_bonus", self.six_card_bonus)) if result is not None)
+        return own + self.side_wagers
 
     @property
     def max_win_per_round_at_minimum(self) -> Decimal:
@@ -415,6 +423,7 @@ class MathReport:
             "main_game": self.main_game.to_json(),
             "five_card_bonus": self.five_card_bonus.to_json() if self.five_card_bonus is not None else None,
             "six_card_bonus": self.six_card_bonus.to_json() if self.six_card_bonus is not None else None,
+            **{key: result.to_json() for key, result in self.side_wagers},
             "bonus_spin": self.bonus_spin.to_json() if self.bonus_spin is not None else None,
             "max_win_per_round_at_minimum": money_json(self.max_win_per_round_at_minimum),
             "max_win": self.max_win.to_json(),

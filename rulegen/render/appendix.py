@@ -79,6 +79,11 @@ class WheelView:
     community_wheel_weight: int | None = None  # the Community Prize Wheel's weights' total, where they are given
 
 
+def _limit_base(offering: ResolvedOffering) -> Any:
+    base = offering.jurisdiction.cited("payout_limit", "base_amount")
+    return base.value if base is not None else None
+
+
 def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | None,
                jurisdiction: Any) -> WheelView | None:
     if spin is None:
@@ -139,8 +144,7 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
         "payout_cap": results.payout_cap,
         "ante_as_written": results.ante_as_written,
         "limit_follows_meter_above": offering.payout_limit.follows_meter_above,
-        "limit_base": (offering.jurisdiction.cited("payout_limit", "base_amount").value
-                       if offering.jurisdiction.cited("payout_limit", "base_amount") is not None else None),
+        "limit_base": _limit_base(offering),
         "ante_table": {"label": offering.ante.label, "citation": offering.ante.citation,
                        "entries": offering.ante.entries},
         "notes": results.notes,

@@ -81,6 +81,7 @@ class RulesContext(TypedDict):
     paytables: dict[str, PaytableView | None]
     five_card_bonus: SideWager | None
     six_card_bonus: SideWager | None
+    added_wagers: dict[str, dict[str, Any]]
     bonus_spin: BonusSpinView | None
     payout_limit: PayoutLimitView | None
     layout_svg: str
@@ -290,6 +291,7 @@ def rules_context(offering: ResolvedOffering, results: MathReport, *, draft: Dra
         "paytables": paytables,
         "five_card_bonus": five,
         "six_card_bonus": six,
+        "added_wagers": tables.added_wagers(offering),
         "bonus_spin": spin,
         "payout_limit": payout_limit(offering, results),
         "layout_svg": svg.cross_layout(five_card_bonus=five is not None, bonus_spin=spin is not None,

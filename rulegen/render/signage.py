@@ -135,9 +135,9 @@ def block_lines(offering: ResolvedOffering) -> dict[str, int]:
     what the columns are balanced on."""
     paytables = tables.offering_paytables(offering)
     lines: dict[str, int] = {}
-    for name, notes in (("criss_cross", 4), ("ante", 3), ("five_card_bonus", 3), ("six_card_bonus", 3)):
+    for name, notes in (("criss_cross", 4), ("ante", 3), *((key, 3) for key, _ in offering.offered_side_wagers)):
         table = paytables.get(name)
-        if table is not None and (name in ("criss_cross", "ante") or getattr(offering, name) is not None):
+        if table is not None:
             lines[name] = len(table["rows"]) + notes
     spin = tables.bonus_spin(offering) if offering.bonus_spin is not None else None
     if spin is not None:
@@ -441,6 +441,7 @@ def signage_context(offering: ResolvedOffering, *, draft: Any, size: str | SignS
         "paytables": tables.offering_paytables(offering),
         "five_card_bonus": offering.five_card_bonus,
         "six_card_bonus": offering.six_card_bonus,
+        "added_wagers": tables.added_wagers(offering),
         "bonus_spin": None if sheet.card else bonus_spin_on_sign(offering),
         "payout_limit": payout_limit_on_sign(offering),
         "card_spin": offering.bonus_spin if sheet.card else None,

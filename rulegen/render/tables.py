@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from rulegen import vocabulary
+from rulegen import vocabulary, wagers
 from rulegen.render.filters import money
 
 if TYPE_CHECKING:
@@ -122,6 +122,15 @@ def _minimum(found: Cited | None) -> MinimumView | None:
 def offering_paytables(offering: ResolvedOffering) -> dict[str, PaytableView | None]:
     """Each paytable kind of the resolved offering as rows (None for a side wager not offered)."""
     return {kind: paytable(table) for kind, table in offering.paytables.items()}
+
+
+def added_wagers(offering: ResolvedOffering) -> dict[str, dict[str, Any]]:
+    """Each side wager a data folder adds (rulegen.wagers) that the offering offers: its name, its wager range and
+    its own templates, `wagers/<key>/rules.html` (its rules, its paytable among them) and `wagers/<key>/sign.html`
+    (the line under its table on the sign)."""
+    return {key: {"key": key, "name": wagers.kind(key).name, "minimum": wager.minimum, "maximum": wager.maximum,
+                  "rules": f"wagers/{key}/rules.html", "sign": f"wagers/{key}/sign.html"}
+            for key, wager in offering.side_wagers}
 
 
 def _spin_name(offering: ResolvedOffering, kind: str) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 from rulegen.errors import InputError
 from rulegen.game import HAND_CLASS_KEYS
 
-# a varied field's paytable: the dotted path of the table in the offering, and its kind (resolved.PAYTABLE_KINDS)
+# a varied field's paytable: the dotted path of the table in the offering, and its kind (as the data names it)
 TABLES = {
     "paytables.criss_cross": "criss_cross",
     "paytables.ante": "ante",

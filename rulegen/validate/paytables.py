@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import difflib
 
-from rulegen.evaluator import PAY_CLASS_INDEX, PAY_CLASSES
+from rulegen.evaluator import PAY_CLASS_INDEX
 from rulegen.game import _OR_BETTER as OR_BETTER
 from rulegen.jurisdiction import FORMAT, Cited
-from rulegen.resolved import odds_mapping, payout_vector, resolve_paytable
+from rulegen import wagers
+from rulegen.resolved import SHIPPED_SIDE, odds_mapping, pay_classes, payout_vector, resolve_paytable
 from rulegen.validate.core import ANY, Check, Context, describe, dotted
 
 
@@ -25,9 +26,20 @@ TABLES = ((("paytables", "criss_cross"), "criss_cross", "the Criss Cross paytabl
           (("six_card_bonus", "paytable"), "six_card_bonus", "the Six Card Bonus paytable"))
 
 
+def _tables():
+    """The paytables an offering may choose: the main game's, the shipped side wagers', each added one's."""
+    added = tuple(((kind.key, "paytable"), kind.key, f"the {kind.name} paytable") for kind in wagers.registered()
+                  if kind.key not in SHIPPED_SIDE)
+    return TABLES + added
+
+
+def _words(kind: str) -> str:
+    return KIND_WORDS.get(kind) or f"{wagers.kind(kind).name} paytable"
+
+
 def _choices(ctx: Context):
     """(node, kind, label, choice) for each paytable the offering chooses and the schema accepted."""
-    for node, kind, label in TABLES:
+    for node, kind, label in _tables():
         if node[0] != "paytables" and not isinstance(ctx.get(node[:1]), dict):
             continue
         choice = ctx.get(node)
@@ -60,7 +72,7 @@ def named(ctx: Context, check: Check) -> None:
             continue
         names = j.paytable_names(kind)
         hint = difflib.get_close_matches(choice, names, n=1, cutoff=0.5)
-        message = f"{dotted(node)} is {describe(choice)}, which is not a {KIND_WORDS[kind]} {j.name} authorizes"
+        message = f"{dotted(node)} is {describe(choice)}, which is not a {_words(kind)} {j.name} authorizes"
         message += (f"; did you mean '{hint[0]}'?" if hint else
                     (f"; the named tables are {', '.join(names)}" if names else "; write the table out"))
         ctx.add(check, node, "error", message, _citation(ctx, kind))
@@ -73,7 +85,7 @@ def _best_match(ctx: Context, kind: str, given: tuple) -> tuple[str, Cited, tupl
         cited = ctx.j.paytable(kind, name)
         if cited is None:
             continue
-        vector = payout_vector(odds_mapping(cited.value))
+        vector = payout_vector(odds_mapping(cited.value), kind)
         distance = sum(1 for a, b in zip(vector, given) if a != b)
         if best is None or distance < best[0]:
             best = (distance, name, cited, vector)
@@ -84,6 +96,8 @@ def _row_of(table: dict, pay_class: str) -> str | None:
     """The row of a written-out table that pays `pay_class`: its own row, or the `_or_better` row reaching it."""
     if pay_class in table:
         return pay_class
+    if pay_class not in PAY_CLASS_INDEX:  # a side wager's own classes have no "or better" rows
+        return None
     index = PAY_CLASS_INDEX[pay_class]
     reach = [(base, key) for key, base in OR_BETTER.items() if key in table and base <= index]
     return max(reach)[1] if reach else None
@@ -94,7 +108,7 @@ def table_words(ctx: Context, kind: str, name: str, cited) -> str:
     owner = f"{ctx.j.name}'" if ctx.j.name.endswith("s") else f"{ctx.j.name}'s"  # "House rules'", "Maryland's"
     if "Table " in cited.citation:
         return f"{owner} Table {cited.citation.rsplit('Table ', 1)[1]}"
-    return f"{owner} {name} {KIND_WORDS[kind]}"
+    return f"{owner} {name} {_words(kind)}"
 
 
 def written_out(ctx: Context, check: Check) -> None:
@@ -104,7 +118,9 @@ def written_out(ctx: Context, check: Check) -> None:
     for node, kind, label, choice in _choices(ctx):
         if isinstance(choice, str):
             continue
-        given = payout_vector(odds_mapping(choice))
+        given = payout_vector(odds_mapping(choice), kind)
+        classes = pay_classes(kind)
+        index_of = {hand: i for i, hand in enumerate(classes)}
         _table, name, _cited = resolve_paytable(ctx.j, kind, choice)
         match = _best_match(ctx, kind, given) if name is None else None
         if match is None:
@@ -119,18 +135,18 @@ def written_out(ctx: Context, check: Check) -> None:
         absent = [row for row in authorized_rows if row not in choice] if not extra else []
         for row in absent:
             row_node = node + (row,)
-            base = row if row in PAY_CLASS_INDEX else PAY_CLASSES[OR_BETTER[row]]
+            base = row if row in index_of else classes[OR_BETTER[row]]
             ctx.add(check, row_node, "error",
-                    f"{dotted(row_node)} is missing; {words} pays {_pay_words(authorized[PAY_CLASS_INDEX[base]])} "
+                    f"{dotted(row_node)} is missing; {words} pays {_pay_words(authorized[index_of[base]])} "
                     f"for {_hand(row)}", cited.citation, key=True, at=node, rule="table-missing-row")
         if absent:
-            given = payout_vector(odds_mapping({**choice, **{row: cited.value[row] for row in absent}}))
+            given = payout_vector(odds_mapping({**choice, **{row: cited.value[row] for row in absent}}), kind)
         reported: set[str] = set(absent)
         missing: list[str] = []
-        for index in reversed(range(len(PAY_CLASSES))):  # strongest hand first, as a paytable reads
+        for index in reversed(range(len(classes))):  # strongest hand first, as a paytable reads
             if given[index] == authorized[index]:
                 continue
-            hand = PAY_CLASSES[index]
+            hand = classes[index]
             row = _row_of(choice, hand)
             if row is None:
                 missing.append(hand)
@@ -140,10 +156,10 @@ def written_out(ctx: Context, check: Check) -> None:
             reported.add(row)
             row_node = node + (row,)
             if row in authorized_rows:
-                base = row if row in PAY_CLASS_INDEX else PAY_CLASSES[OR_BETTER[row]]
+                base = row if row in index_of else classes[OR_BETTER[row]]
                 ctx.add(check, row_node, "error",
                         f"{dotted(row_node)} is {_odds(choice[row])}; {words} pays "
-                        f"{_pay_words(authorized[PAY_CLASS_INDEX[base]])}", cited.citation, key=True)
+                        f"{_pay_words(authorized[index_of[base]])}", cited.citation, key=True)
             else:
                 ctx.add(check, row_node, "error",
                         f"{dotted(row_node)} is a row {words} does not have; it pays {_odds(choice[row])} for "
@@ -153,7 +169,7 @@ def written_out(ctx: Context, check: Check) -> None:
             row_node = node + (hand,)
             ctx.add(check, row_node, "error",
                     f"{dotted(row_node)} is missing; {words} pays "
-                    f"{_pay_words(authorized[PAY_CLASS_INDEX[hand]])} for {_hand(hand)}", cited.citation,
+                    f"{_pay_words(authorized[index_of[hand]])} for {_hand(hand)}", cited.citation,
                     key=True, at=node, rule="table-missing-row")
 
 
@@ -162,11 +178,12 @@ def well_formed(ctx: Context, check: Check) -> None:
     at the row of the better hand that pays less."""
     if not _written_freely(ctx):
         return
-    for node, _kind, _label, choice in _choices(ctx):
+    for node, kind, _label, choice in _choices(ctx):
         if isinstance(choice, str):
             continue
+        classes = pay_classes(kind)
         try:
-            vector = payout_vector(odds_mapping(choice))
+            vector = payout_vector(odds_mapping(choice), kind)
         except Exception as exc:  # a table the game layer refuses
             ctx.add(check, node, "error", f"{dotted(node)} is not a usable paytable: {exc}")
             continue
@@ -181,16 +198,16 @@ def well_formed(ctx: Context, check: Check) -> None:
             culprit = max(counts, key=lambda i: (counts[i], -i))
             pairs = sorted(p for p in inversions if culprit in p)
             inversions -= set(pairs)
-            hand = PAY_CLASSES[culprit]
+            hand = classes[culprit]
             row = _row_of(choice, hand)
             row_node = node + (row,) if row else node + (hand,)
             ups = [b for w, b in pairs if w == culprit]  # better hands that pay less than this one
             downs = [w for w, b in pairs if b == culprit]  # weaker hands that pay more than this one
             parts = []
-            for others, more, kind in ((ups, "more", "better"), (downs, "less", "weaker")):
+            for others, more, side in ((ups, "more", "better"), (downs, "less", "weaker")):
                 if others:
-                    shown = _join([f"{_hand(PAY_CLASSES[o])} ({_short_pay(vector[o])})" for o in others])
-                    parts.append(f"{more} than {shown}, {'a ' + kind + ' hand' if len(others) == 1 else kind + ' hands'}")
+                    shown = _join([f"{_hand(classes[o])} ({_short_pay(vector[o])})" for o in others])
+                    parts.append(f"{more} than {shown}, {'a ' + side + ' hand' if len(others) == 1 else side + ' hands'}")
             ctx.add(check, row_node, "error",
                     f"{dotted(row_node)} pays {_pay_words(vector[culprit])} for {_hand(hand)}, {' and '.join(parts)}; "
                     "a better hand never pays less than a worse one", key=True, at=None if row else node)

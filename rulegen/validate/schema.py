@@ -35,7 +35,16 @@ KEYWORD_RULES = {
 
 
 def _schemas() -> dict[str, dict]:
-    return _read_schemas(tuple(schema_files().items()), codes())
+    return _read_schemas(tuple(schema_files().items()), codes(), _added_wagers())
+
+
+def _added_wagers() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """(key, name, pay classes) of each side wager a data folder adds (rulegen.wagers): the offering's schema takes
+    each as an optional part of its own."""
+    from rulegen import wagers
+
+    return tuple((kind.key, kind.name, kind.pay_classes) for kind in wagers.registered()
+                 if kind.key not in ("five_card_bonus", "six_card_bonus"))
 
 
 def schema_rules() -> dict[str, str]:
@@ -58,7 +67,8 @@ def schema_rules() -> dict[str, str]:
 
 
 @cache
-def _read_schemas(files: tuple[tuple[str, Path], ...], known: tuple[str, ...]) -> dict[str, dict]:
+def _read_schemas(files: tuple[tuple[str, Path], ...], known: tuple[str, ...],
+                  added: tuple[tuple[str, str, tuple[str, ...]], ...] = ()) -> dict[str, dict]:
     """Every schema by file name, its `$id` the file's own name under SCHEMA_BASE (so a schema copied for a new
     jurisdiction refers to itself, not to the file it was copied from). The offering schema's list of
     jurisdictions and its choice of each one's schema are made from the jurisdictions the data folders hold."""
@@ -77,7 +87,23 @@ def _read_schemas(files: tuple[tuple[str, Path], ...], known: tuple[str, ...]) -
                                             "required": ["jurisdiction"]}}, "required": ["offering"]},
          "then": {"$ref": f"{code.lower()}.schema.json"}}
         for code in with_schema]
+    for key, name, classes in added:
+        root["properties"][key] = _side_wager_schema(name, classes)
     return schemas
+
+
+def _side_wager_schema(name: str, classes: tuple[str, ...]) -> dict:
+    """An added side wager's part of the offering: its least and most wager and its table, on its own pay classes."""
+    rows = list(classes[1:])  # the first class is the losing one
+    table = {"type": "object", "minProperties": 1,
+             "propertyNames": {"enum": rows, "x-message": f"{name} paytable keys are {_one_of(rows)}"},
+             "additionalProperties": {"$ref": "#/$defs/paytable/additionalProperties"}}
+    return {"description": f"The optional {name} (leave it out if not offered).", "type": "object",
+            "additionalProperties": False, "required": ["minimum", "maximum", "paytable"],
+            "properties": {"minimum": {"description": f"The least {name} wager, in dollars.", "$ref": "#/$defs/money"},
+                           "maximum": {"description": f"The most {name} wager, in dollars.", "$ref": "#/$defs/money"},
+                           "paytable": {"x-message": f"the {name} paytable is a table's name or the table written out",
+                                        "oneOf": [{"type": "string", "minLength": 1, "maxLength": 40}, table]}}}
 
 
 def _one_of(names: list[str]) -> str:
@@ -85,16 +111,17 @@ def _one_of(names: list[str]) -> str:
 
 
 def _validator():
-    return _validator_for(tuple(schema_files().items()), codes())
+    return _validator_for(tuple(schema_files().items()), codes(), _added_wagers())
 
 
 @cache
-def _validator_for(files: tuple[tuple[str, Path], ...], known: tuple[str, ...]):
+def _validator_for(files: tuple[tuple[str, Path], ...], known: tuple[str, ...],
+                   added: tuple[tuple[str, str, tuple[str, ...]], ...] = ()):
     from jsonschema import Draft202012Validator, FormatChecker
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
-    schemas = _read_schemas(files, known)
+    schemas = _read_schemas(files, known, added)
     registry = Registry().with_resources(
         (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
         for schema in schemas.values())
