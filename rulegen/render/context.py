@@ -33,7 +33,7 @@ class Draft:
     @property
     def reason(self) -> str:
         if not self.draft:
-            return "Final: every sign-off is given and the submission is issued as final."
+            return "Final: every sign-off role is named and the submission is issued as final."
         if self.missing_roles:
             return "DRAFT: the sign-off of " + ", ".join(self.missing_roles) + " is missing."
         return "DRAFT: every sign-off is given, but the submission has not yet been issued as final."

@@ -194,7 +194,7 @@ def jurisdiction_view(jurisdiction: Jurisdiction) -> JurisdictionView:
         "code": jurisdiction.code,
         "template": jurisdiction.code.lower(),
         "name": jurisdiction.name,
-        "document": {"title": None, "version": None, "effective": None, "effective_note": None, "adopted": None, "source": None, "amended": [],
+        "document": {"clauses_are": "numbered", "title": None, "version": None, "effective": None, "effective_note": None, "adopted": None, "source": None, "amended": [],
                      **(data.get("document") or {})},
         "agency": cited(jurisdiction, "agency"),
         "operator_term": jurisdiction.operator_term,
