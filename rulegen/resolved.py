@@ -25,12 +25,13 @@ from fractions import Fraction
 from rulegen import clauses, game, wagers
 from rulegen.errors import InputError, UsageError
 from rulegen.evaluator import PAY_CLASSES
-from rulegen.jurisdiction import Cited, Jurisdiction, jurisdiction_for
+from rulegen.jurisdiction import Jurisdiction, jurisdiction_for
 from rulegen.offering import Offering
 from rulegen.resolved_spin import (  # noqa: F401  (the Bonus Spin's part of the resolved value, re-exported)
     DEFAULT_TRIGGER, CommunityPay, ResolvedBonusSpin, TopPrize, WheelSegment, bonus_spin_table, community_pay_table,
     money_key, resolved_bonus_spin, symbol_key,
 )
+from rulegen.resolved_spin import cited_or_error as _cited, money_or_none as _money, text_or_none as _text
 
 SHIPPED_SIDE = ("five_card_bonus", "six_card_bonus")  # the side wagers with fields of their own
 
@@ -395,20 +396,3 @@ def payout_vector(table: Mapping, kind: str | None = None) -> tuple:
     """What a table pays for each pay class of `kind` (rulegen.wagers; the poker classes where None), weakest first
     (-1 lose, 0 push, N for N to 1)."""
     return game.Paytable.from_mapping(table, pay_classes(kind) if kind else PAY_CLASSES).payouts
-
-
-def _cited(jurisdiction: Jurisdiction, *keys: str) -> Cited:
-    cited = jurisdiction.cited(*keys)
-    if cited is None:
-        raise InputError(f"the {jurisdiction.name} data has no {'.'.join(keys)}")
-    return cited
-
-
-def _money(value) -> Decimal | None:
-    if value is None or isinstance(value, bool):
-        return None
-    return value if isinstance(value, Decimal) else Decimal(str(value))
-
-
-def _text(value) -> str | None:
-    return None if value is None else str(value)

@@ -110,7 +110,7 @@ def bonus_spin_table(jurisdiction: Jurisdiction, spin: Mapping) -> Cited | None:
     kind, name = str(spin.get("kind")), str(spin.get("paytable"))
     if name not in jurisdiction.bonus_spin_table_names(kind):
         return None
-    return _cited(jurisdiction, "bonus_spin", kind, "paytables", name)
+    return cited_or_error(jurisdiction, "bonus_spin", kind, "paytables", name)
 
 
 def community_pay_table(jurisdiction: Jurisdiction, spin: Mapping) -> Cited | None:
@@ -163,7 +163,8 @@ def resolved_bonus_spin(jurisdiction: Jurisdiction, spin: Mapping) -> ResolvedBo
     community_weights = {money_key(seg.get("symbol")): seg.get("weight") for seg in (spin.get("community_wheel") or [])
                          if isinstance(seg, Mapping)}
     community_table = tuple(
-        CommunityPay(symbols=tuple(_money(s) for s in (row["symbols"] if row.get("symbols") else [row.get("symbol")])),
+        CommunityPay(symbols=tuple(money_or_none(s)
+                                   for s in (row["symbols"] if row.get("symbols") else [row.get("symbol")])),
                      pays=Decimal(str(row["pays"])),
                      weight=_weight(community_weights.get(money_key(row.get("symbol") if row.get("symbol") is not None
                                                                     else (row.get("symbols") or [None])[0]))))
@@ -175,11 +176,11 @@ def resolved_bonus_spin(jurisdiction: Jurisdiction, spin: Mapping) -> ResolvedBo
         kind=str(spin.get("kind")), wager=Decimal(str(spin["wager"])), paytable=str(spin.get("paytable")),
         community_pay=spin.get("community_pay"), trigger=spin.get("trigger") or DEFAULT_TRIGGER,
         citation=table.citation, note=table.note, community_citation=community.citation if community else None,
-        top_prize=TopPrize(kind=top.get("kind", "fixed"), initial=_money(top.get("initial")),
-                           reset=_money(top.get("reset")),
-                           rate_of_progression_percent=_money(top.get("rate_of_progression_percent")),
-                           description=_text(top.get("description"))),
-        segments=tuple(segments), hardware_approval=_text(spin.get("hardware_approval")),
+        top_prize=TopPrize(kind=top.get("kind", "fixed"), initial=money_or_none(top.get("initial")),
+                           reset=money_or_none(top.get("reset")),
+                           rate_of_progression_percent=money_or_none(top.get("rate_of_progression_percent")),
+                           description=text_or_none(top.get("description"))),
+        segments=tuple(segments), hardware_approval=text_or_none(spin.get("hardware_approval")),
         community_table=community_table, minimum_initial=minimums["minimum_initial"],
         minimum_reset=minimums["minimum_reset"], settled_after_fold=_settled_after_fold(jurisdiction),
         payment_reading=_payment_reading(jurisdiction, kind))
@@ -226,17 +227,17 @@ def symbol_key(symbol) -> str:
         return str(symbol)
 
 
-def _money(value) -> Decimal | None:
+def money_or_none(value) -> Decimal | None:
     if value is None or isinstance(value, bool):
         return None
     return value if isinstance(value, Decimal) else Decimal(str(value))
 
 
-def _text(value) -> str | None:
+def text_or_none(value) -> str | None:
     return None if value is None else str(value)
 
 
-def _cited(jurisdiction: Jurisdiction, *keys: str) -> Cited:
+def cited_or_error(jurisdiction: Jurisdiction, *keys: str) -> Cited:
     cited = jurisdiction.cited(*keys)
     if cited is None:
         raise InputError(f"the {jurisdiction.name} data has no {'.'.join(keys)}")
