@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from rulegen.render import pdf as render_pdf
 from rulegen.render.context import Draft, draft_status
 from rulegen.render.prepress import PressProfile
 from rulegen.resolved import ResolvedOffering, resolve
+from rulegen.scratch import scratch_folder
 from rulegen.render.signage import sign_size as check_sign_size
 
 if TYPE_CHECKING:
@@ -477,8 +477,7 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
 
     options: dict[str, Any] = dict(manifest["options"])
     safe_name = Path(name).name or "offering.yaml"
-    with tempfile.TemporaryDirectory(prefix="rulegen-rebuild-") as folder:
-        root = Path(folder)
+    with scratch_folder("rebuild") as root:
         write_attached(root, safe_name, source, logo)
         loaded, _findings = load_and_validate(root / safe_name, safe_name)
         offering = settled(loaded)
@@ -519,8 +518,7 @@ def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None
     if options.get("docx") is True:
         recorded["docx"] = True
     safe_name = Path(name).name or "offering.yaml"
-    with math_cache.fresh(), tempfile.TemporaryDirectory(prefix="rulegen-reproduce-") as folder:
-        root = Path(folder)
+    with math_cache.fresh(), scratch_folder("reproduce") as root:
         write_attached(root, safe_name, source, logo)
         loaded, findings = load_and_validate(root / safe_name, safe_name)
         offering = settled(loaded)
