@@ -236,3 +236,54 @@ def test_a_verification_killed_while_it_builds_again_leaves_nothing_the_next_com
     finally:
         live.kill()
         live.wait()
+
+
+def test_a_new_line_or_escape_in_a_signed_offerings_names_cannot_forge_a_line_of_output(pki, tmp_path, monkeypatch):
+    """The operator's name and the offering id are read from the signed offering and printed: a new line, a carriage
+    return or an ANSI escape in them is shown escaped, on the filing's own line."""
+    forged = "Test Casino\\nFORGED: VERIFIED: signed by the regulator\\r\\e[2K"
+    text = factory.OFFERING.replace("name: Test Pennsylvania Casino", f'name: "{forged}"')
+    rules = factory.build(tmp_path / "names", pki, text=text)
+    monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", factory.reproduce)
+    db = str(tmp_path / "r.sqlite")
+    for arguments in (["verify", str(rules), "--details"], ["register", "add", str(rules), "--db", db],
+                      ["register", "list", "--db", db], ["register", "show", "1", "--db", db]):
+        result = CliRunner().invoke(app, arguments)
+        assert result.exit_code in (0, 1), (arguments, result.output)
+        lines = result.output.splitlines()
+        assert not any(line.lstrip().startswith("FORGED") for line in lines), (arguments, lines)
+        assert "\x1b" not in result.output and "\r" not in result.output, arguments
+        assert "FORGED" in result.output and "\\nFORGED" in result.output, (arguments, result.output)
+
+
+def test_the_render_time_bound_holds_for_a_reproduction_in_a_request_thread(monkeypatch):
+    """The desk verifies in a request's thread, where no timer signal reaches: the reproduction is run in a forked
+    process there, so a rendering that takes too long is stopped as it is on the command line."""
+    import threading
+
+    from rulegen.assemble import reproduce_filing_for_verify
+    from rulegen.errors import RenderError
+
+    from functools import partial
+
+    from rulegen.assemble.processes import Batch
+
+    monkeypatch.setenv("RULEGEN_RENDER_SECONDS", "0.001")
+    # every document rendered in the reproduction's own thread (the build would fork the sign and the appendix,
+    # whose processes are bounded anyway): what is tested is the bound on that thread's renderings
+    monkeypatch.setattr("rulegen.assemble.Batch", partial(Batch, fork=False))
+    outcome: list[BaseException | object] = []
+
+    def request() -> None:
+        try:
+            outcome.append(reproduce_filing_for_verify(source=factory.OFFERING.encode(), name="offering.yaml",
+                                                       logo=None, options={"final": True}, signer=None))
+        except BaseException as exc:  # noqa: BLE001 - the test reads what the thread met
+            outcome.append(exc)
+
+    thread = threading.Thread(target=request)
+    thread.start()
+    thread.join(600)  # only catches a hang
+    assert not thread.is_alive()
+    [answer] = outcome
+    assert isinstance(answer, RenderError) and "took longer than 0.001 s" in answer.message, answer

@@ -24,6 +24,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -500,7 +501,22 @@ def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None
     (an error-level finding raises OfferingInvalid). Of the manifest, only the build options the offering does
     not carry are used (final, sign size, the printer's file and its profile, the previous revision's name and its
     changes section); the signer's name is the signing certificate's. The math is computed afresh, never read from
-    the cache (which anyone who can write its folder can fill); the manifest is made again from all of it."""
+    the cache (which anyone who can write its folder can fill); the manifest is made again from all of it.
+
+    Off the main thread (the desk verifies in a request's thread), where no timer signal can stop a rendering,
+    the reproduction runs in a forked process, whose main thread it is: the render time bound holds there too."""
+    import threading
+
+    from rulegen.assemble.processes import Piece, can_fork
+
+    work = partial(_reproduce_filing, source=source, name=name, logo=logo, options=options, signer=signer)
+    if threading.current_thread() is not threading.main_thread() and can_fork():
+        return Piece("the reproduction", work, fork=True).result()
+    return work()
+
+
+def _reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None, options: Mapping[str, Any],
+                      signer: str | None) -> dict[str, bytes]:
     from rulegen.math import cache as math_cache
 
     final = options.get("final") is True

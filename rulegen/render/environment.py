@@ -162,14 +162,14 @@ class _BoundedCodeGenerator(CodeGenerator):
         self.write("))")
 
 
-def _bounded_join(eval_ctx: Any, value: Any, d: str = "", attribute: Any = None) -> str:
+def _bounded_join(eval_ctx: Any, value: Any, d: str = "", attribute: Any = None) -> Any:
     items = list(value)
     texts = 0 if attribute is not None else sum(len(str(item)) for item in items)
     _too_long(texts + len(str(d)) * max(len(items) - 1, 0), "joining")
     return _JINJA_FILTERS["join"](eval_ctx, items, d, attribute)
 
 
-def _bounded_replace(eval_ctx: Any, s: str, old: str, new: str, count: int | None = None) -> str:
+def _bounded_replace(eval_ctx: Any, s: str, old: str, new: str, count: int | None = None) -> Any:
     _too_long(_replaced_length(str(s), str(old), str(new)), "replacing")
     return _JINJA_FILTERS["replace"](eval_ctx, s, old, new, count)
 

@@ -413,11 +413,14 @@ def _reproduction(renderer: Reproducer, source: bytes, name: str, logo: tuple[st
     """The renderer's files for these inputs, remembered for the run: checking many copies of one filing (or
     copies that differ only in what the reproduction does not read) builds it once."""
     from rulegen.filing.manifest import software_versions
+    from rulegen.resources import template_dirs
 
     inputs: dict[str, Any] = {"source": source, "name": name, "logo": [logo[0], logo[1]] if logo else None,
                               "options": options, "signer": signer,
                               "software": software_versions(renderer.versions()),
-                              "data": data_hashes(None)["sha256"], "renderer": repr(renderer)}
+                              "data": data_hashes(None)["sha256"], "renderer": repr(renderer),
+                              # the templates rendered with (the manifest's data hashes do not cover them)
+                              "templates": [str(folder) for folder in template_dirs()]}
     key = sha256(canonical_json(inputs))
     if key not in _REPRODUCTIONS:
         fresh = renderer(source=source, name=name, logo=logo, options=options, signer=signer)
