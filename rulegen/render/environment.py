@@ -7,10 +7,12 @@ offering text is ever compiled as a template, it only ever arrives as a value, e
 Every template renders in Jinja2's immutable sandbox, the shipped ones too (their output is the same byte for
 byte): a template from a card room's data folder is text the card room wrote, and it must not be able to run
 Python. In the sandbox no attribute beginning with `_` can be read (so no `__class__`, `__globals__` or
-`__subclasses__`), no list or mapping changed, no function that alters data called, `range` is bounded, and a
-string or list multiplied or a number raised to a power has a bounded size; the globals are `range` and the
-product's two URL helpers, the filters Jinja2's own text and list filters and the product's (`filters.py`). A
-template that tries anything else stops the render with a `RenderError` (exit 2) that names it.
+`__subclasses__`), no list or mapping changed, no function that alters data called, `range` is bounded, a
+string or list made by multiplying, joining, adding, replacing, padding or formatting, and a number raised to a
+power, have a bounded size, what one template writes is bounded, and its rendering is under the render time bound
+(`rulegen.render.pdf.time_bound`); the globals are `range` and the product's two URL helpers, the filters
+Jinja2's own text and list filters and the product's (`filters.py`). A template that tries anything else stops
+the render with a `RenderError` (exit 2) that names it.
 """
 
 from __future__ import annotations
