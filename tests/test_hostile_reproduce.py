@@ -287,3 +287,24 @@ def test_the_render_time_bound_holds_for_a_reproduction_in_a_request_thread(monk
     assert not thread.is_alive()
     [answer] = outcome
     assert isinstance(answer, RenderError) and "took longer than 0.001 s" in answer.message, answer
+
+
+def test_a_signed_filing_carrying_a_logo_that_would_render_for_ever_fails_at_validation(pki, tmp_path):
+    """A filer signs a package whose attached logo is a mask bomb (sixteen million shapes from 3 kB), which
+    rendered for minutes before: full verification validates the signed offering before building it, and the
+    logo is refused there, in milliseconds, so nothing is rendered."""
+    from rulegen.assemble import reproduce_filing_for_verify
+    from rulegen.filing import verify_filing
+    from tests.test_hostile_inputs import _nested
+
+    bomb = _nested("mask", "mask").encode()
+    text = factory.OFFERING.replace("    licence: Certificate holder 1234\n",
+                                    "    licence: Certificate holder 1234\n    logo: logo.svg\n")
+    with pytest.MonkeyPatch.context() as patch:  # the filer's own tools attach the logo rulegen would refuse
+        patch.setattr("rulegen.filing.manifest.logo_of", lambda offering: ("logo.svg", bomb))
+        rules = factory.build(tmp_path / "bomb", pki, text=text)
+    assert json.loads((rules.parent / "manifest.json").read_bytes())["logo"]["file"] == "logo.svg"
+    report = verify_filing(rules, reproduce=reproduce_filing_for_verify)
+    assert report.status == "failed" and "VERIFIED" not in report.verdict, report.verdict
+    detail = next(c.detail for c in report.checks if c.name == "reproduce")
+    assert "does not validate here" in detail and "more than 20,000 elements" in detail, detail
