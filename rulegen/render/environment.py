@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -39,6 +41,9 @@ MAX_PRODUCT = 1_000_000  # the most items or characters a `*` in a template may 
 MAX_EXPONENT = 1_000  # the largest power a `**` in a template may raise a number to
 MAX_TEXT = 4_000_000  # the longest string or list a template may make by joining, padding or replacing
 MAX_OUTPUT = 32_000_000  # the most characters one template may write (the rules document writes about 0.3 M)
+# The most memory a template's rendering may take beyond what the process held when it began (on Linux): the
+# bounds above hold each string, this holds what a template makes of many (a million strings upper-cased).
+MAX_TEMPLATE_MEMORY = 1 << 30
 
 # Jinja2's built-in filters that only read and format the value they are given (every attribute they reach
 # goes through the sandbox); left out: `format`, and those that pad to a width a template could make a billion.
@@ -241,7 +246,7 @@ def render_template(name: str, **context: Any) -> str:
     from rulegen.render.pdf import time_bound
 
     try:
-        with time_bound(f"the template {name}"):
+        with time_bound(f"the template {name}"), _memory_bound():
             return _bounded_output(environment().get_template(name), context)
     except SecurityError as exc:
         raise RenderError(f"the template {name}{_from_data_folders()} tried something templates may not do "
@@ -260,6 +265,34 @@ def render_template(name: str, **context: Any) -> str:
             raise
         raise RenderError(f"the template {name}{_from_data_folders()} cannot be rendered: "
                           f"{type(exc).__name__}: {exc}") from None
+
+
+@contextmanager
+def _memory_bound() -> Iterator[None]:
+    """Within: the process's data segment may grow by at most MAX_TEMPLATE_MEMORY (RLIMIT_DATA, lowered for the
+    rendering and put back after); past it an allocation fails, and the template is stopped with a SecurityError.
+    Where the limit or the process's size cannot be read (not Linux), nothing is bounded."""
+    try:
+        import resource
+
+        held = next(int(line.split()[1]) * 1024 for line in Path("/proc/self/status").read_text().splitlines()
+                    if line.startswith("VmData:"))
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    except (ImportError, OSError, StopIteration, ValueError):
+        yield
+        return
+    limit = held + MAX_TEMPLATE_MEMORY
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft != resource.RLIM_INFINITY and soft <= limit:  # a tighter limit already holds
+        limit = soft
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    try:
+        yield
+    except MemoryError:
+        raise SecurityError(f"a template may take at most {MAX_TEMPLATE_MEMORY >> 20:,} MiB of memory") from None
+    finally:
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
 
 
 def _bounded_output(template: jinja2.Template, context: dict[str, Any]) -> str:
