@@ -308,3 +308,31 @@ def test_a_signed_filing_carrying_a_logo_that_would_render_for_ever_fails_at_val
     assert report.status == "failed" and "VERIFIED" not in report.verdict, report.verdict
     detail = next(c.detail for c in report.checks if c.name == "reproduce")
     assert "does not validate here" in detail and "more than 20,000 elements" in detail, detail
+
+
+def test_a_reproduction_in_a_request_thread_gives_the_builds_bytes(tmp_path):
+    """In a request's thread the documents are rendered in a forked process (the mathematics before the fork, here,
+    where its parallel kernels have already run): the files are the build's, byte for byte."""
+    import threading
+
+    import rulegen.assemble as pipeline
+    from rulegen.assemble import reproduce_filing_for_verify
+
+    built = pipeline.build(DATA / "correct_pa.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out"))
+    options = json.loads(built.files["manifest.json"])["options"]
+    outcome: list[object] = []
+
+    def request() -> None:
+        try:
+            outcome.append(reproduce_filing_for_verify(source=(DATA / "correct_pa.yaml").read_bytes(),
+                                                       name="correct_pa.yaml", logo=None, options=options,
+                                                       signer=None))
+        except BaseException as exc:  # noqa: BLE001 - the test reads what the thread met
+            outcome.append(exc)
+
+    thread = threading.Thread(target=request)
+    thread.start()
+    thread.join(600)  # only catches a hang
+    [fresh] = outcome
+    assert isinstance(fresh, dict), fresh
+    assert {name: fresh[name] == built.files[name] for name in built.files} == {name: True for name in built.files}

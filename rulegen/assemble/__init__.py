@@ -24,7 +24,6 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -504,19 +503,8 @@ def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None
     the cache (which anyone who can write its folder can fill); the manifest is made again from all of it.
 
     Off the main thread (the desk verifies in a request's thread), where no timer signal can stop a rendering,
-    the reproduction runs in a forked process, whose main thread it is: the render time bound holds there too."""
-    import threading
-
-    from rulegen.assemble.processes import Piece, can_fork
-
-    work = partial(_reproduce_filing, source=source, name=name, logo=logo, options=options, signer=signer)
-    if threading.current_thread() is not threading.main_thread() and can_fork():
-        return Piece("the reproduction", work, fork=True).result()
-    return work()
-
-
-def _reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None, options: Mapping[str, Any],
-                      signer: str | None) -> dict[str, bytes]:
+    the documents are rendered in a forked process, whose main thread it is: the render time bound holds there too.
+    The mathematics is computed here, before the fork (its parallel kernels' OpenMP runtime does not survive one)."""
     from rulegen.math import cache as math_cache
 
     final = options.get("final") is True
@@ -539,11 +527,26 @@ def _reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | Non
         loaded, findings = load_and_validate(root / safe_name, safe_name)
         offering = settled(loaded)
         results = math_results(offering, use_cache=False)
-        made = render_package(loaded, offering, results, findings, final=final, sign_size=sign_size,
-                              print_proof=print_proof, signer=signer, changes=changes, options=recorded,
-                              profile=profile)
-        sign_findings(made)
-        return made
+
+        def documents() -> dict[str, bytes]:
+            made = render_package(loaded, offering, results, findings, final=final, sign_size=sign_size,
+                                  print_proof=print_proof, signer=signer, changes=changes, options=recorded,
+                                  profile=profile)
+            sign_findings(made)
+            return made
+
+        return _within_the_render_bound(documents)
+
+
+def _within_the_render_bound(work: Callable[[], dict[str, bytes]]) -> dict[str, bytes]:
+    """`work()`, in a forked process when this is not the main thread (where the render time bound can stop it)."""
+    import threading
+
+    from rulegen.assemble.processes import Piece, can_fork
+
+    if threading.current_thread() is not threading.main_thread() and can_fork():
+        return Piece("the reproduction's documents", work, fork=True).result()
+    return work()
 
 
 # What `rulegen verify` is handed to reproduce a filing: the renderer above, and the reader of the versions of the
