@@ -69,8 +69,12 @@ def main() -> None:
     from rulegen import terminal
 
     terminal.install()  # every character a command prints that could act on the terminal is shown escaped
+    from rulegen.scratch import run_temporaries
+
     try:
-        app(standalone_mode=True)
+        # every temporary file of the run in one folder, removed at the end; a killed run's goes at the next run
+        with run_temporaries():
+            app(standalone_mode=True)
     except RulegenError as exc:  # raised outside a command (while the commands load)
         sys.exit(report_error(exc))
     except KeyboardInterrupt:

@@ -115,6 +115,76 @@ def test_a_data_folders_template_cannot_run_python(tmp_path, monkeypatch):
         assert not marker.exists(), payload
 
 
+# Templates that would take all the memory or all the time there is: each is stopped with a RenderError naming it.
+BOUNDED_PAYLOADS = {
+    "replace filter": ("{{ ('x' * 1000000)|replace('x', 'x' * 1000000)|length }}", "by replacing"),
+    "replace method": ("{{ ('x' * 1000000).replace('x', 'x' * 1000000)|length }}", "by replacing"),
+    "join filter": ("{{ range(100000)|join('x' * 1000000)|length }}", "by joining"),
+    "join method": ("{{ ('x' * 1000000).join(range(100000))|length }}", "by joining"),
+    "doubling with ~": ("{% macro f(s) %}{{ f(s ~ s) }}{% endmacro %}{{ f('x') }}", "by joining with ~"),
+    "doubling with +": ("{% macro f(s) %}{{ f(s + s) }}{% endmacro %}{{ f('x') }}", "by adding"),
+    "padding": ("{{ 'x'.ljust(1000000000)|length }}", "by padding"),
+    "tabs": ("{{ ('\t' * 1000000).expandtabs(1000000)|length }}", "by expanding tabs"),
+    "printf width": ("{{ ('%999999999d' % 1)|length }}", "width or precision"),
+    "printf width from an argument": ("{{ ('%*d' % (999999999, 1))|length }}", "width or precision"),
+    "format width": ("{{ '{:>999999999}'.format(1)|length }}", "width or precision"),
+    "format width from an argument": ("{{ '{:>{}}'.format(1, 999999999)|length }}", "width or precision"),
+    "format_map": ("{{ '{0}'.format_map({}) }}", "may not call format_map"),
+    "translate": ("{{ ('x' * 1000000).translate({120: 'y' * 1000000})|length }}", "may not call translate"),
+    "a gigabyte written": ("{% set s = 'x' * 1000000 %}{% for i in range(100000) %}{{ s }}{% endfor %}",
+                           "may write at most"),
+    "a million megabytes upper-cased": ("{{ (['x' * 1000000] * 1000000)|map('upper')|list|length }}",
+                                        "may take at most 1,024 MiB of memory"),
+    "ten billion turns of a loop": (
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "took longer than 2 s"),
+    "an index out of range": ("{{ [][0] }}", "cannot be rendered"),
+    "a private attribute": ("{{ asset_url._private }}{{ range|attr('_x') }}", "cannot be rendered"),
+}
+
+BOUNDED_PROBE = """
+import json, os, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))  # a bound that fails: a MemoryError, not the machine's
+from rulegen.errors import RenderError
+from rulegen.render.environment import render_template
+answers = {}
+for name in json.loads(sys.argv[1]):
+    os.environ["RULEGEN_DATA_PATH"] = os.path.join(sys.argv[2], str(len(answers)))
+    # the loop is stopped by the time bound; the others by their own bound, long before it
+    os.environ["RULEGEN_RENDER_SECONDS"] = "2" if "loop" in name else "120"
+    try:
+        render_template("probe.html")
+        answers[name] = "rendered"
+    except RenderError as exc:
+        answers[name] = exc.message
+    except BaseException as exc:
+        answers[name] = "not a RenderError: " + repr(exc)[:200]
+print(json.dumps(answers))
+"""
+
+
+def test_a_data_folders_template_cannot_take_all_the_memory_or_time(tmp_path):
+    names = list(BOUNDED_PAYLOADS)
+    for number, name in enumerate(names):
+        _data_folder(tmp_path / str(number), "probe.html", BOUNDED_PAYLOADS[name][0])
+    # The timeout only catches a hang (a bound that no longer holds).
+    result = subprocess.run([sys.executable, "-c", BOUNDED_PROBE, json.dumps(names), str(tmp_path)],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    answers = json.loads(result.stdout)
+    for name in names:
+        words = BOUNDED_PAYLOADS[name][1]
+        assert "probe.html" in answers[name] and words in answers[name], (name, answers[name])
+
+
+def test_a_data_folders_template_may_still_use_strings_and_loops_within_bounds(tmp_path, monkeypatch):
+    from rulegen.render.environment import render_template
+
+    text = ("{% for i in range(3) %}{{ ('ab' ~ i)|replace('b', 'c') }}{% endfor %}|{{ ['x', 'y']|join('-') }}|"
+            "{{ 'q'.ljust(3, '.') }}|{{ '%05.1f' % 2.25 }}|{{ '{:>4}'.format(7) }}|{{ 'a' + 'b' }}|{{ 'a b'.split() }}")
+    monkeypatch.setenv("RULEGEN_DATA_PATH", str(_data_folder(tmp_path, "probe.html", text)))
+    assert render_template("probe.html") == "ac0ac1ac2|x-y|q..|002.2|   7|ab|[&#39;a&#39;, &#39;b&#39;]"
+
+
 def test_a_data_folders_broken_template_is_a_clear_error(tmp_path, monkeypatch):
     from rulegen.errors import RenderError
     from rulegen.render.environment import render_template

@@ -425,3 +425,92 @@ def test_a_limit_the_rule_sets_is_reproduced_byte_for_byte(tmp_path):
     fresh = pipeline.reproduce_filing_for_verify(source=attached["nj.yaml"], name="nj.yaml", logo=None,
                                                  options=manifest["options"], signer=None)
     assert {name: fresh[name] == built.files[name] for name in fresh} == {name: True for name in built.files}
+
+
+# --- a data folder's template, run by full verification -----------------------------------------------------------
+
+def test_a_hostile_data_folder_template_runs_nothing_in_full_verification(real_filing, tmp_path, monkeypatch):
+    """The regulator installs a card room's data folder to reproduce its filings; a template there that tries to run
+    Python, or to take all the memory, is stopped by the sandbox while verification builds the filing again: the
+    filing fails, naming the template, and nothing runs."""
+    from rulegen.assemble import reproduce_filing_for_verify
+    from rulegen.resources import templates_dir
+
+    marker = tmp_path / "pwned"
+    shipped = (templates_dir() / "signage.html").read_text(encoding="utf-8")
+    for number, payload in enumerate([
+        f"{{{{ cycler.__init__.__globals__.os.popen('touch {marker}').read() }}}}",
+        "{{ range(100000)|join('x' * 1000000) }}",
+    ]):
+        root = tmp_path / f"data{number}"
+        (root / "templates").mkdir(parents=True)
+        (root / "templates" / "signage.html").write_text(payload + shipped, encoding="utf-8")
+        monkeypatch.setenv("RULEGEN_DATA_PATH", str(root))
+        report = verify_filing(real_filing, reproduce=reproduce_filing_for_verify)
+        assert report.status == "failed" and "VERIFIED" not in report.verdict, report.verdict
+        detail = failed(report)["reproduce"]
+        assert "signage.html" in detail and "tried something templates may not do" in detail, detail
+        assert not marker.exists()
+
+
+# --- rules.docx (build --docx) is reproduced like every other file ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def docx_filing(tmp_path_factory, pki, math_cache) -> Path:
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+    from rulegen.resources import samples_dir
+
+    out = tmp_path_factory.mktemp("docx")
+    result = CliRunner().invoke(app, ["build", str(samples_dir() / SAMPLE), "--out", str(out), "--final", "--docx",
+                                      "--sign", str(pki["signer"])],
+                                env={"RULEGEN_SIGN_PASSPHRASE": PASSPHRASE.decode()})
+    assert result.exit_code == 0, (result.output, result.stderr)
+    [folder] = [p for p in out.iterdir() if p.is_dir()]
+    assert (folder / "rules.docx").is_file()
+    return folder / "rules.pdf"
+
+
+def _docx_saying_otherwise(data: bytes) -> bytes:
+    """rules.docx with one word of its text changed, written again as the zip it was."""
+    import io
+    import zipfile
+
+    source, target = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in source.infolist():
+            content = source.read(item)
+            if item.filename == "word/document.xml":
+                changed = content.replace(b"Criss Cross Poker", b"Criss Cross Poker, antes to $1,000", 1)
+                assert changed != content
+                content = changed
+            out.writestr(item, content)
+    return target.getvalue()
+
+
+def test_a_genuine_filing_with_rules_docx_verifies_and_names_it(docx_filing):
+    from rulegen.assemble import reproduce_filing_for_verify
+
+    report = verify_filing(docx_filing, reproduce=reproduce_filing_for_verify)
+    assert report.status == "verified", report.verdict
+    assert "rules.docx" in next(c.detail for c in report.checks if c.name == "reproduce")
+
+
+def test_an_altered_rules_docx_fails_even_hashed_into_a_manifest_signed_by_a_trusted_signer(docx_filing, pki,
+                                                                                             tmp_path):
+    from rulegen.assemble import reproduce_filing_for_verify
+
+    other = _docx_saying_otherwise((docx_filing.parent / "rules.docx").read_bytes())
+    # changed beside the filing: its hash is no longer the manifest's
+    shutil.copytree(docx_filing.parent, tmp_path / "changed")
+    (tmp_path / "changed" / "rules.docx").write_bytes(other)
+    report = verify_filing(tmp_path / "changed" / "rules.pdf", reproduce=reproduce_filing_for_verify)
+    assert report.status == "failed" and "rules.docx" in failed(report)["outputs"], report.verdict
+    # changed, hashed into the manifest, rules.pdf rendered again with it and signed by the trusted identity
+    forged = _refile(docx_filing, tmp_path / "forged", pki["signer"], {"rules.docx": other})
+    assert verify_filing(forged).status == "intact"  # every hash and the signature agree
+    report = verify_filing(forged, reproduce=reproduce_filing_for_verify)
+    assert report.status == "failed", report.verdict
+    detail = failed(report)["reproduce"]
+    assert "rules.docx (differs" in detail and "outputs.rules.docx" in detail, detail

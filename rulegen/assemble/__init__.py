@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from rulegen.render import pdf as render_pdf
 from rulegen.render.context import Draft, draft_status
 from rulegen.render.prepress import PressProfile
 from rulegen.resolved import ResolvedOffering
+from rulegen.scratch import scratch_folder
 from rulegen.render.signage import sign_size as check_sign_size
 
 if TYPE_CHECKING:
@@ -477,8 +477,7 @@ def _rules_pdf_for_verify(*, source: bytes, name: str, logo: tuple[str, bytes] |
 
     options: dict[str, Any] = dict(manifest["options"])
     safe_name = Path(name).name or "offering.yaml"
-    with tempfile.TemporaryDirectory(prefix="rulegen-rebuild-") as folder:
-        root = Path(folder)
+    with scratch_folder("rebuild") as root:
         write_attached(root, safe_name, source, logo)
         loaded, _findings = load_and_validate(root / safe_name, safe_name)
         offering = settled(loaded)
@@ -501,7 +500,11 @@ def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None
     (an error-level finding raises OfferingInvalid). Of the manifest, only the build options the offering does
     not carry are used (final, sign size, the printer's file and its profile, the previous revision's name and its
     changes section); the signer's name is the signing certificate's. The math is computed afresh, never read from
-    the cache (which anyone who can write its folder can fill); the manifest is made again from all of it."""
+    the cache (which anyone who can write its folder can fill); the manifest is made again from all of it.
+
+    Off the main thread (the desk verifies in a request's thread), where no timer signal can stop a rendering,
+    the documents are rendered in a forked process, whose main thread it is: the render time bound holds there too.
+    The mathematics is computed here, before the fork (its parallel kernels' OpenMP runtime does not survive one)."""
     from rulegen.math import cache as math_cache
 
     final = options.get("final") is True
@@ -519,17 +522,31 @@ def reproduce_filing(*, source: bytes, name: str, logo: tuple[str, bytes] | None
     if options.get("docx") is True:
         recorded["docx"] = True
     safe_name = Path(name).name or "offering.yaml"
-    with math_cache.fresh(), tempfile.TemporaryDirectory(prefix="rulegen-reproduce-") as folder:
-        root = Path(folder)
+    with math_cache.fresh(), scratch_folder("reproduce") as root:
         write_attached(root, safe_name, source, logo)
         loaded, findings = load_and_validate(root / safe_name, safe_name)
         offering = settled(loaded)
         results = math_results(offering, use_cache=False)
-        made = render_package(loaded, offering, results, findings, final=final, sign_size=sign_size,
-                              print_proof=print_proof, signer=signer, changes=changes, options=recorded,
-                              profile=profile)
-        sign_findings(made)
-        return made
+
+        def documents() -> dict[str, bytes]:
+            made = render_package(loaded, offering, results, findings, final=final, sign_size=sign_size,
+                                  print_proof=print_proof, signer=signer, changes=changes, options=recorded,
+                                  profile=profile)
+            sign_findings(made)
+            return made
+
+        return _within_the_render_bound(documents)
+
+
+def _within_the_render_bound(work: Callable[[], dict[str, bytes]]) -> dict[str, bytes]:
+    """`work()`, in a forked process when this is not the main thread (where the render time bound can stop it)."""
+    import threading
+
+    from rulegen.assemble.processes import Piece, can_fork
+
+    if threading.current_thread() is not threading.main_thread() and can_fork():
+        return Piece("the reproduction's documents", work, fork=True).result()
+    return work()
 
 
 # What `rulegen verify` is handed to reproduce a filing: the renderer above, and the reader of the versions of the

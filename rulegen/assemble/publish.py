@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rulegen.errors import OutputError
+from rulegen.scratch import alive, process_start, started_after
 
 _TEMPORARY = re.compile(r"^\.(?P<name>.+)\.(?:new|old)-(?P<pid>\d+)(?:-[A-Za-z0-9_]+)?$")
 
@@ -65,38 +66,17 @@ def _locked(parent: Path) -> Iterator[None]:
         os.close(descriptor)  # closing releases the lock
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _process_start(pid: int) -> float | None:
-    """When process `pid` started (seconds since the epoch), from /proc on Linux; None where that is not known."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
-                    if line.startswith("btime "))
-        return boot + int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22, starttime, in clock ticks after boot
-    except (OSError, IndexError, ValueError, StopIteration):
-        return None
+_alive = alive
+_process_start = process_start
 
 
 def _started_after(pid: int, entry: Path) -> bool:
-    """True when the live process `pid` began after `entry` was last changed: it reuses the number of the run that
-    made `entry` (killed since), and cannot be its owner, which made or moved it after it started."""
-    started = _process_start(pid)
-    if started is None:
-        return False
+    """True when the live process `pid` began after `entry` was last changed (its number reused; see scratch)."""
     try:
         info = entry.lstat()
     except OSError:
         return False
-    return started > max(info.st_mtime, info.st_ctime) + 2  # boot time is whole seconds: a margin for rounding
+    return started_after(_process_start(pid), info)
 
 
 def _remove(path: Path) -> None:

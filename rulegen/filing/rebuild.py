@@ -19,6 +19,9 @@ from rulegen.filing.manifest import Manifest, RendererVersions
 # and rules.pdf unsigned, as the signer was handed it. In this order a mismatch names first the document that was
 # swapped, then the manifest that hashes it, then rules.pdf, which carries that manifest.
 REPRODUCED_FILES = ("rules.html", "signage.pdf", "math-appendix.pdf", "manifest.json", "rules.pdf")
+# The files only some builds write (`build --docx`): compared, after the documents, where the filing's manifest
+# lists them or the reproduction gives them.
+OPTIONAL_FILES = ("rules.docx",)
 
 
 class PackageRenderer(Protocol):

@@ -115,15 +115,14 @@ def set_jurisdiction(engine: Engine, code: str | None) -> None:
 
 # --- adding --------------------------------------------------------------------------------------------------------
 
-def add_filings(engine: Engine, paths: Iterable[Any], *, trust: Any = None, environ: Any = None,
-                progress: Callable[[AddResult], None] | None = None,
-                clock: Callable[[], _dt.datetime] | None = None,
-                reproduce: Reproducer | None = None) -> list[AddResult]:
+def add_filings(engine: Engine, paths: Iterable[Any], *, reproduce: Reproducer, trust: Any = None,
+                environ: Any = None, progress: Callable[[AddResult], None] | None = None,
+                clock: Callable[[], _dt.datetime] | None = None) -> list[AddResult]:
     """Verify and record every filing under `paths` (files and folders, as verify takes them).
 
     `reproduce` is the renderer full verification builds the signed offering again with (the command hands in
     `rulegen.assemble.reproduce_filing_for_verify`): only a filing whose every byte it reproduces is recorded as
-    verified; without it a filing is at best recorded as intact (integrity only)."""
+    verified. It is not optional: the register has no integrity-only mode."""
     roots = load_trust_roots(trust_paths(trust, environ))
     results = []
     for path, problem in filing_paths(paths):

@@ -91,14 +91,17 @@ def _render_seconds() -> float:
 def time_bound(what: str) -> Iterator[None]:
     """Stop the rendering of `what` with RenderTimeout once `RULEGEN_RENDER_SECONDS` (default 120) pass.
 
-    A timer signal interrupts WeasyPrint wherever it is; the build then stops and writes nothing. Signals reach
-    only the main thread: rendered elsewhere (never by the command line) there is no bound.
+    A timer signal interrupts WeasyPrint (or a template's loop) wherever it is; the build then stops and writes
+    nothing. Signals reach only the main thread: rendered elsewhere (never by the command line) there is no bound.
+    Within a bound, another is not armed: the outer one holds.
     """
     import signal
     import threading
 
+    global _bound_pid
     seconds = _render_seconds()
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer") \
+            or _bound_pid == os.getpid():  # within a bound already (a template rendered in a PDF's): it holds
         yield
         return
 
@@ -111,11 +114,18 @@ def time_bound(what: str) -> Iterator[None]:
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
+    _bound_pid = os.getpid()
     try:
         yield
     finally:
+        _bound_pid = None
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+# The process whose main thread is within a time_bound, whose timer holds (a forked worker inherits the mark but
+# not the timer, so the mark counts only in the process that set it).
+_bound_pid: int | None = None
 
 
 class LaidOut:

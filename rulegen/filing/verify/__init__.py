@@ -43,9 +43,10 @@ Order of the checks, each reported with a reason:
   reproduce   (full verification; not with --integrity-only) the build layer's renderer builds the signed
               offering and its logo again, with fresh math and only the build options the offering does not carry;
               every file equals the package's byte for byte: rules.pdf up to the signature's update, rules.html,
-              signage.pdf, math-appendix.pdf and manifest.json (beside and attached). With other renderer versions,
-              fonts or jurisdiction data than the manifest records, the filing cannot be reproduced here: not
-              verified, and the verdict names the versions to install. Only a reproduced filing is VERIFIED.
+              signage.pdf, math-appendix.pdf, rules.docx where the build wrote one (--docx), and manifest.json
+              (beside and attached). With other renderer versions, fonts or jurisdiction data than the manifest
+              records, the filing cannot be reproduced here: not verified, and the verdict names the versions to
+              install. Only a reproduced filing is VERIFIED.
 """
 
 from __future__ import annotations

@@ -16,8 +16,9 @@ from rulegen.filing.manifest import (
     MANIFEST_NAME, FileEntry, Manifest, ManifestError, RendererVersions, canonical_json, data_hashes, read_manifest,
     sha256,
 )
-from rulegen.filing.rebuild import REPRODUCED_FILES, Reproducer
+from rulegen.filing.rebuild import OPTIONAL_FILES, REPRODUCED_FILES, Reproducer
 from rulegen.filing.verify.common import FilingState, _read, _reason, _str, _text_or_none
+from rulegen.scratch import scratch_folder
 
 if TYPE_CHECKING:
     from rulegen.offering import Offering
@@ -320,7 +321,8 @@ class PackageChecks(FilingState):
         folder = self.path.parent
         wrong: list[str] = []
         sizes: list[str] = []
-        for name in REPRODUCED_FILES:
+        optional = [name for name in OPTIONAL_FILES if name in fresh or name in manifest["outputs"]]
+        for name in (*PACKAGE_DOCUMENTS, *optional, *(n for n in REPRODUCED_FILES if n not in PACKAGE_DOCUMENTS)):
             want = fresh.get(name)
             if want is None:
                 wrong.append(f"{name} (the renderer gave none)")
@@ -411,11 +413,14 @@ def _reproduction(renderer: Reproducer, source: bytes, name: str, logo: tuple[st
     """The renderer's files for these inputs, remembered for the run: checking many copies of one filing (or
     copies that differ only in what the reproduction does not read) builds it once."""
     from rulegen.filing.manifest import software_versions
+    from rulegen.resources import template_dirs
 
     inputs: dict[str, Any] = {"source": source, "name": name, "logo": [logo[0], logo[1]] if logo else None,
                               "options": options, "signer": signer,
                               "software": software_versions(renderer.versions()),
-                              "data": data_hashes(None)["sha256"], "renderer": repr(renderer)}
+                              "data": data_hashes(None)["sha256"], "renderer": repr(renderer),
+                              # the templates rendered with (the manifest's data hashes do not cover them)
+                              "templates": [str(folder) for folder in template_dirs()]}
     key = sha256(canonical_json(inputs))
     if key not in _REPRODUCTIONS:
         fresh = renderer(source=source, name=name, logo=logo, options=options, signer=signer)
@@ -493,7 +498,6 @@ def _findings_now(source: bytes, name: str, logo: tuple[str, bytes] | None,
     """The findings validation gives the offering today. The offering (and its logo) are written to a private
     temporary folder first, so checks that look beside the file see what the build saw. Remembered per
     content, since checking many copies of one filing would otherwise validate each time."""
-    import tempfile
     from pathlib import PurePosixPath
 
     from rulegen.offering import OfferingLoadError, load_offering
@@ -502,7 +506,7 @@ def _findings_now(source: bytes, name: str, logo: tuple[str, bytes] | None,
     key = (sha256(source), name, sha256(logo[1]) if logo else None, logo[0] if logo else None, data_sha256)
     if key not in _FINDINGS_CACHE:
         safe_name = PurePosixPath(name).name or "offering.yaml"
-        with tempfile.TemporaryDirectory(prefix="rulegen-verify-") as folder:
+        with scratch_folder("verify") as folder:
             target = Path(folder) / safe_name
             target.write_bytes(source)
             if logo:

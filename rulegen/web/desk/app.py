@@ -46,8 +46,10 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 class Desk:
     engine: Engine
     archive: Path
+    # The renderer every upload is verified in full with (the build layer's `reproduce_filing_for_verify`): the
+    # desk has no integrity-only mode, so it is not optional.
+    reproduce: Reproducer
     roots: list[Any] = field(default_factory=list)
-    reproduce: Reproducer | None = None
     limits: intake.Limits = field(default_factory=intake.Limits)
     session_lifetime: _dt.timedelta = _dt.timedelta(hours=8)
     # today's trust roots for a re-verification (`serve` reads its --trust and RULEGEN_TRUST again); else `roots`

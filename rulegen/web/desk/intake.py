@@ -21,6 +21,7 @@ from rulegen.errors import InputError
 from rulegen.filing.rebuild import Reproducer
 from rulegen.filing.register import record
 from rulegen.filing.verify import VerifyReport, verify_filing
+from rulegen.scratch import scratch_folder
 
 # A filing folder's files have plain names: letters, digits, dot, dash, underscore; no folder, no leading dot.
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -136,11 +137,11 @@ class Received:
     stored: list[tuple[str, str, int]]
 
 
-def verify_files(found: Mapping[str, bytes], *, roots: list[Any], reproduce: Reproducer | None,
+def verify_files(found: Mapping[str, bytes], *, roots: list[Any], reproduce: Reproducer,
                  shown: str) -> VerifyReport:
     """verify's report on the filing these files make (written to a scratch folder that is gone afterwards)."""
-    with tempfile.TemporaryDirectory(prefix="rulegen-desk-") as scratch:
-        folder = Path(scratch) / "filing"
+    with scratch_folder("desk") as scratch:
+        folder = scratch / "filing"
         folder.mkdir()
         for name, data in found.items():
             (folder / name).write_bytes(data)
@@ -166,7 +167,7 @@ def summary_of(report: VerifyReport) -> tuple[str, dict[str, Any]]:
 
 
 def receive(found: Mapping[str, bytes], *, archive_folder: Path, engine: Any, roots: list[Any],
-            reproduce: Reproducer | None) -> Received:
+            reproduce: Reproducer) -> Received:
     """Archive the files, verify the filing they make in full, record it in the register (a failed one too)."""
     stored = [(name, archive(archive_folder, data), len(data)) for name, data in sorted(found.items())]
     rules = next((h for n, h, _ in stored if n == "rules.pdf"), None)

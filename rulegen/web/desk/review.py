@@ -78,7 +78,7 @@ def decide(engine: Engine, archive: Path, filing_id: int, *, user: store.User, a
 
 
 def reverify(engine: Engine, archive: Path, filing_id: int, *, user: store.User, address: str | None,
-             roots: Callable[[], list[Any]], reproduce: Reproducer | None) -> str:
+             roots: Callable[[], list[Any]], reproduce: Reproducer) -> str:
     """Verify the archived files again, in full, with the trust roots as they are now; record it. The verdict."""
     entry = store.get_filing(engine, filing_id)
     if entry is None:
