@@ -35,13 +35,14 @@ from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound
 if TYPE_CHECKING:
     import numpy as np
 
-CODE_VERSION = "maxwin-6"  # bump when what the result holds (its reading included) changes
+CODE_VERSION = "maxwin-7"  # bump when what the result holds (its reading included) changes
 # How the figure is counted. Which wagers it counts is the jurisdiction's (its data's payout_limit.covers and
 # counted_in_max_win, each with its citation), never written here.
 READING = ("both antes at the table minimum and every raise at 3x, plus each bonus wager the jurisdiction counts "
            "(its data's counted_in_max_win), where it is offered: the Five Card Bonus at its minimum, a "
            "Six Card Bonus equal to the Five Card Bonus wager, a Bonus Spin's largest prize on hole cards that trigger "
-           "it; a win is what the winning wagers are paid, losing wagers not deducted")
+           "it, less its wager where the wager is collected win or lose; a win is what the winning wagers are paid, "
+           "losing wagers not deducted")
 
 
 @lru_cache(maxsize=None)
