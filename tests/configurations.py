@@ -118,8 +118,7 @@ def _md() -> dict[str, list[Change]]:
         kind="progressive", wager=5, paytable=table, community_pay=community, trigger="pair_in_hole_cards",
         top_prize=prize)
     fixed_a = top("fixed", 1000)
-    merchandise_c = top("merchandise", 5000,
-                        description="A 2027 motor scooter, its retail value stated by the dealer's invoice")
+    merchandise_c = top("merchandise", 6000, description="A 2027 Vespa GTS 300 motor scooter")
     return {
         "fixed-a-manual-shuffle": [DEALING["shoe-manual-1"], progressive("A", fixed_a)],
         "merch-c-hand": [DEALING["hand-auto-1"], progressive("C", merchandise_c, "B")],
@@ -198,12 +197,13 @@ def weighted_wheel(code: str) -> Change:
             return
         # community pays (on the wheel's segments, or an Xtreme wager's Community Prize Wheel) add to the return for
         # every other player holding the wager: the wheel leans on its small prizes, so a full table stays below 100%
-        scale, power = 100_000_000, 3
+        scale, power = (10**12, 5) if spin.get("kind") == "xtreme" else (100_000_000, 3)
         wheel = []
         for row in rows:
             symbol = row.get("symbol")
             segment: Data = {"symbol": int(symbol) if str(symbol).isdigit() else symbol,
-                             "weight": 1 if row.get("pays") is None else max(1, round(scale / row["pays"] ** power))}
+                             "weight": 1 if row.get("pays") is None else
+                             max(1, round(scale / row["pays"] ** power / (20 if row.get("community") else 1)))}
             if row.get("community") is not None:
                 segment["community"] = row["community"]
             wheel.append(segment)
@@ -212,7 +212,7 @@ def weighted_wheel(code: str) -> Change:
         if spin.get("kind") == "xtreme" and community is not None and not spin.get("community_wheel"):
             amounts = [row["pays"] for row in
                        load_jurisdiction(code).data["bonus_spin"]["xtreme"]["community_pays"][community]["value"]]
-            spin["community_wheel"] = [{"symbol": amount, "weight": max(1, round(100_000 / amount ** 3))}
+            spin["community_wheel"] = [{"symbol": amount, "weight": max(1, round(10_000_000 / amount ** 5))}
                                        for amount in amounts]
     return change
 

@@ -519,3 +519,17 @@ def test_a_community_prize_wheel_only_where_one_is_designated(tmp_path):
     Configuration("nj", "NJ", data).write(tmp_path)
     found = _community_findings(tmp_path / "nj.yaml")
     assert len(found) == 1 and "designates no Community Prize Wheel" in found[0].message and path.exists()
+
+
+def test_a_full_table_past_100_percent_is_a_warning_with_its_figures(tmp_path):
+    """Community pays from the other positions' spins add to the return: a Community Prize Wheel weighted to its
+    largest amount takes the Xtreme wager past 100% at a full table, which is a warning naming the figures."""
+    def generous(data):
+        for segment in data["bonus_spin"]["community_wheel"]:
+            segment["weight"] = 1000 if segment is data["bonus_spin"]["community_wheel"][0] else 1
+    quiet = [f for f in validate_file(_xtreme(tmp_path)).findings if f.rule == "FORMAT-spin-return-table"]
+    assert quiet == []
+    found = [f for f in validate_file(_xtreme(tmp_path, generous)).findings if f.rule == "FORMAT-spin-return-table"]
+    assert len(found) == 1 and found[0].level == "warning" and found[0].field == "bonus_spin"
+    assert re.search(r"returns \d+\.\d\d% of the wager once \d other players? hold it", found[0].message)
+    assert "player's advantage" in found[0].message

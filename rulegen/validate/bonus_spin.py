@@ -204,7 +204,8 @@ def spin_return(ctx: Context, check: Check) -> None:
     from rulegen.resolved import resolve
 
     try:
-        spin = resolve(ctx.offering).game_rules.bonus_spin
+        resolved = resolve(ctx.offering)
+        spin = resolved.game_rules.bonus_spin
     except (RulegenError, ValueError, KeyError, TypeError):
         return  # what keeps the offering from resolving is reported by its own check
     if spin is None or spin.trigger not in TRIGGER_COMBINATIONS or spin.wager <= 0:
@@ -227,6 +228,8 @@ def spin_return(ctx: Context, check: Check) -> None:
         figure, how = p * smallest / Fraction(spin.wager), f"its smallest prize, {dollars(_cents(smallest))}"
         words = "returns at least"
     if figure <= 1:
+        if weighted:
+            _full_table_return(ctx, check, resolved)
         return
     percent = f"{float(figure) * 100:,.0f}%"
     ctx.add(check, ("bonus_spin",), "error",
@@ -234,6 +237,34 @@ def spin_return(ctx: Context, check: Check) -> None:
             f"{combinations} times in {HOLE_PAIRS} deals and a spin pays {how}, on a "
             f"{dollars(spin.wager)} wager; a wager that pays back more than it takes cannot be offered",
             FORMAT, rule="spin-return")
+
+
+def _full_table_return(ctx: Context, check: Check, resolved) -> None:
+    """With the weights given, the return once the other positions hold the wager too: community pays from their
+    spins can take it past 100%, a player advantage at a full table. A warning with the figures: the offering may
+    stand, but the operator should see it."""
+    from rulegen.math.report import wheel_setting
+    from rulegen.math.wheel import bonus_spin_math
+
+    setting = wheel_setting(resolved)
+    if setting is None:
+        return
+    try:
+        result = bonus_spin_math(resolved.game_rules.bonus_spin, setting)
+    except (ValueError, ArithmeticError):
+        return
+    rows = result.weighted.community_value if result.weighted is not None else ()
+    over = [row for row in rows if row.return_with_community > 1]
+    if not over:
+        return
+    first, full = over[0], rows[-1]
+    also = "" if first is full else \
+        f", and {full.return_with_community * 100:.2f}% with {full.other_players}"
+    ctx.add(check, ("bonus_spin",), "warning",
+            f"bonus_spin returns {first.return_with_community * 100:.2f}% of the wager once {first.other_players} "
+            f"other player{'s' if first.other_players != 1 else ''} hold it (the community pays of their spins){also}: "
+            f"a table that full plays at the player's advantage; the wheel's weights decide it", FORMAT,
+            rule="spin-return-table")
 
 
 def paytable_notes(ctx: Context, check: Check) -> None:
@@ -468,7 +499,7 @@ CHECKS = (
     Check("community-pay table is authorized", ("bonus_spin", "community_pay"), FORMAT, "community-table",
           community_pay_designated),
     Check("Bonus Spin return at most the wager", ("bonus_spin",), FORMAT, "spin-return", spin_return,
-          jurisdictional=False),
+          jurisdictional=False, also=("spin-return-table",)),
     Check("Bonus Spin paytable notes", ("bonus_spin", "paytable"), _table_citations, "reading", paytable_notes),
     Check("wheel symbols are the table's, each once", WHEEL + (ANY, "symbol"), _table_citations, "wheel-symbol",
           wheel_symbols, also=("wheel-duplicate",)),
