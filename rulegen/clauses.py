@@ -64,6 +64,9 @@ class Clause:
     summary: str
     citation: str
     when: Mapping[str, Any] = field(default_factory=dict)
+    # where a clause the text does not number holds provisions for optional wagers (a house text's headings): each
+    # such part in our words with the configurations it applies to, for the Concordance to say when one does not
+    parts: tuple[tuple[str, Mapping[str, Any]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,15 @@ class Inventory:
     def not_applying(self, clause_id: str, config: OfferingConfig) -> str | None:
         """None when the clause applies to an offering of this configuration, else the reason it does not."""
         return unmet(self.conditions(clause_id), config)
+
+    def parts_not_applying(self, clause_id: str, config: OfferingConfig) -> tuple[tuple[str, str], ...]:
+        """The parts of a clause that do not apply to this configuration, each with its reason."""
+        found = []
+        for what, when in self.clause(clause_id).parts:
+            reason = unmet(dict(when), config)
+            if reason:
+                found.append((what, reason))
+        return tuple(found)
 
     def expand(self, ids: Iterable[str]) -> set[str]:
         """Clause ids named by a rule: `X` is the clause itself, `X*` the clause and everything under it."""
@@ -354,8 +366,14 @@ def _load(code: str, path: Path) -> Inventory:
         if parent is not None and parent not in seen:
             raise InventoryError(f"{path}: clause {entry['id']!r} names parent {parent!r}, not listed before it")
         seen.add(entry["id"])
+        parts = []
+        for part in entry.get("parts") or []:
+            if not isinstance(part, dict) or not part.get("what") or not isinstance(part.get("when"), dict) \
+                    or set(part["when"]) - set(CONDITION_KEYS):
+                raise InventoryError(f"{path}: clause {entry['id']!r} has a part without `what` and a known `when`")
+            parts.append((str(part["what"]), dict(part["when"])))
         clauses.append(Clause(id=str(entry["id"]), parent=parent, summary=str(entry["summary"]),
-                              citation=prefix + form.label(str(entry["id"])), when=dict(when)))
+                              citation=prefix + form.label(str(entry["id"])), when=dict(when), parts=tuple(parts)))
     return Inventory(code=code, source=str(raw.get("source") or ""), citation_prefix=prefix, clauses=tuple(clauses),
                      form=form)
 

@@ -203,3 +203,19 @@ def test_amounts_come_from_the_offering():
     data["limits"]["ante"] = {"minimum": Decimal("7"), "maximum": Decimal("70")}
     html = _render(base, data, "MD")
     assert "$7 to $70" in html
+
+
+def test_a_house_heading_restated_says_which_of_its_parts_do_not_apply():
+    """The house text numbers nothing: one heading holds the Six Card Bonus's marker, limits and paytable beside the
+    main game's. Without that wager the Concordance points the heading to its section and says which parts are not
+    restated, and why; with it, nothing is left out."""
+    import copy
+
+    base = _sample("HOUSE")
+    without = copy.deepcopy(base.data)
+    without.pop("six_card_bonus", None)
+    html = _render(base, without, "HOUSE")
+    assert "Not restated: the opaque marker over the Six Card Bonus cards; that part applies only where the Six " \
+           "Card Bonus is offered" in " ".join(html.split())
+    assert "Not restated: the Six Card Bonus paytable" in html and "Not restated: the Five Card Bonus" not in html
+    assert "Not restated:" not in _render(base, copy.deepcopy(base.data), "HOUSE")

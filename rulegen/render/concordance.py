@@ -33,6 +33,7 @@ class Row:
     places: tuple[Place, ...]
     reason: str | None
     covers: int  # how many sub-clauses share this row's disposition (0: the clause alone)
+    parts_out: tuple[tuple[str, str], ...] = ()  # parts of a restated clause that do not apply here, with reasons
 
 
 class _Reader(HTMLParser):
@@ -116,7 +117,8 @@ def rows(inventory: Inventory, config: OfferingConfig, html: str) -> list[Row]:
         if same:
             skip.update(d.id for d in below)
         result.append(Row(clause.id, clause.citation, clause.summary, kind, found, reason,
-                          len(below) if same else 0))
+                          len(below) if same else 0,
+                          inventory.parts_not_applying(clause.id, config) if kind == "restated" else ()))
     return result
 
 
