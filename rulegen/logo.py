@@ -7,8 +7,12 @@ the filing attaches them.
 A PNG must decode completely (a truncated file would print as a black box) and hold at most
 `MAX_PIXELS` pixels. An SVG is accepted only within a small, self-contained subset, because WeasyPrint
 would otherwise follow references, expand `<use>` without limit and carry scripts into the filing:
-- only drawing elements (shapes, paths, text, groups, gradients, clip paths, `<use>`), no `<script>`,
+- only drawing elements (shapes, paths, groups, gradients, clip paths, `<use>`), no `<script>`,
   `<foreignObject>`, `<image>`, `<style>`, animation or event attributes;
+- no text (`<text>`, `<tspan>`, `<textPath>`): WeasyPrint would set it in whatever fonts the building machine has
+  under the family the SVG names (or its fallback), so one offering would give different PDFs on different
+  machines. The lettering of a logo is converted to paths in the drawing program, which has the designer's own
+  font (Inkscape: Path > Object to Path); outlining it here could only substitute a shipped font;
 - no reference outside the file: every `href` is a fragment (`#id`) of the same file, and no `url(...)`
   names anything but a fragment;
 - at most `MAX_SVG_ELEMENTS` elements in the file; no DOCTYPE, so no entity can expand either;
@@ -17,12 +21,10 @@ would otherwise follow references, expand `<use>` without limit and carry script
   turn (ten nested `<use>` of ten each would be ten billion elements; twelve nested masks of four, sixteen
   million). The check follows every reference (`href`, `url(#id)` in any attribute or style) without drawing
   anything and bounds what would be drawn: `MAX_SVG_EXPANDED` elements, `MAX_SVG_DEPTH` levels of nesting,
-  `MAX_SVG_TEXT` characters of text (each is laid out on its own), `MAX_SVG_PATH_DATA` characters of path
-  data; a loop of references is refused. Per element: at most `MAX_SVG_GRADIENT_STOPS` stops in a gradient,
-  no `spreadMethod` but pad (repeat and reflect copy the stops once per repeat, millions for a tiny gradient),
-  at most `MAX_SVG_POSITIONS` values in a text's x, y, dx, dy or rotate. Filters and markers are not in the
-  subset at all. Together these keep the render of any accepted logo to seconds, and the check to
-  milliseconds.
+  `MAX_SVG_PATH_DATA` characters of path data; a loop of references is refused. Per element: at most
+  `MAX_SVG_GRADIENT_STOPS` stops in a gradient, no `spreadMethod` but pad (repeat and reflect copy the stops
+  once per repeat, millions for a tiny gradient). Filters and markers are not in the subset at all. Together
+  these keep the render of any accepted logo to seconds, and the check to milliseconds.
 """
 
 from __future__ import annotations
@@ -37,10 +39,8 @@ MAX_PIXELS = 40_000_000  # 40 megapixels: a 24 x 36 in sign at 300 ppi needs far
 MAX_SVG_ELEMENTS = 5_000
 MAX_SVG_EXPANDED = 20_000  # elements drawn, every reference followed
 MAX_SVG_DEPTH = 48  # levels of elements inside elements as drawn, through every reference
-MAX_SVG_TEXT = 1_000  # characters of text drawn (a logo's name and motto; longer text is better as paths)
 MAX_SVG_PATH_DATA = 1_000_000  # characters of path data drawn (about five seconds of WeasyPrint's time)
 MAX_SVG_GRADIENT_STOPS = 256
-MAX_SVG_POSITIONS = 1_000  # values in one text position list (x, y, dx, dy, rotate)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 _SVG_NS = "http://www.w3.org/2000/svg"
@@ -48,7 +48,6 @@ _XLINK_NS = "http://www.w3.org/1999/xlink"
 _ALLOWED_ELEMENTS = frozenset({
     "svg", "g", "defs", "symbol", "use", "title", "desc", "metadata",
     "path", "rect", "circle", "ellipse", "line", "polyline", "polygon",
-    "text", "tspan", "textPath",
     "linearGradient", "radialGradient", "stop", "clipPath", "mask", "pattern",
 })
 _FRAGMENT = re.compile(r"^#[A-Za-z_][\w.\-:]*$")
@@ -56,7 +55,15 @@ _URL_REFERENCE = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE)
 
 
 class LogoRefused(ValueError):
-    """The logo cannot be used; the message says why in plain words."""
+    """The logo cannot be used; the message says why in plain words. `rule`: the slug of the rule it breaks
+    (`logo`, or `logo-text` for an SVG that draws text)."""
+
+    def __init__(self, message: str, rule: str = "logo") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+TEXT_HINT = "convert the text to paths in your drawing program, e.g. Inkscape: Path > Object to Path"
 
 
 @dataclass(frozen=True)
@@ -156,8 +163,10 @@ def _check_svg(data: bytes) -> None:
         if count > MAX_SVG_ELEMENTS:
             raise LogoRefused(f"the SVG has more than {MAX_SVG_ELEMENTS:,} elements; simplify it")
         namespace, local = _local(element.tag)
+        if namespace in (_SVG_NS, "") and local in _TEXT_ELEMENTS:
+            _refuse_text(element, local)
         if namespace not in (_SVG_NS, "") or local not in _ALLOWED_ELEMENTS:
-            raise LogoRefused(f"the SVG holds a <{local}> element; a logo may hold only shapes, paths, text, "
+            raise LogoRefused(f"the SVG holds a <{local}> element; a logo may hold only shapes, paths, "
                               "groups, gradients and <use>")
         _check_element_work(element, local)
         for attribute, value in element.attrib.items():
@@ -179,14 +188,24 @@ def _check_svg(data: bytes) -> None:
     _check_expansion(root, ids)
 
 
-_TEXT_ELEMENTS = frozenset({"text", "tspan", "textPath", "a"})
+_TEXT_ELEMENTS = frozenset({"text", "tspan", "textPath", "tref", "altGlyph", "flowRoot", "flowPara", "flowRegion"})
 _PATH_DATA = frozenset({"d", "points"})
-_POSITION_LISTS = frozenset({"x", "y", "dx", "dy", "rotate"})
 _GRADIENTS = frozenset({"linearGradient", "radialGradient"})
 
 
+def _refuse_text(element, local: str) -> None:
+    """Text in a logo is refused, quoting it so the designer finds it: its glyphs would come from the fonts of
+    whichever machine builds the filing."""
+    words = " ".join(" ".join(element.itertext()).split())
+    quoted = repr(words if len(words) <= 40 else words[:40] + "...")
+    shown = f" ({quoted})" if words else " (empty)"
+    raise LogoRefused(f"the SVG draws text in a <{local}> element{shown}, which would be set in whatever fonts the "
+                      "building machine has, so the same offering would give different PDFs on different machines; "
+                      + TEXT_HINT, rule="logo-text")
+
+
 def _check_element_work(element, local: str) -> None:
-    """The bounds one element carries on its own: a gradient's stops and spread, a text's position lists."""
+    """The bounds one element carries on its own: a gradient's stops and spread."""
     if local in _GRADIENTS:
         spread = (element.get("spreadMethod") or "pad").strip()
         if spread != "pad":
@@ -196,16 +215,10 @@ def _check_element_work(element, local: str) -> None:
         if stops > MAX_SVG_GRADIENT_STOPS:
             raise LogoRefused(f"the SVG's <{local}> has {stops:,} stops; a gradient may have at most "
                               f"{MAX_SVG_GRADIENT_STOPS}")
-    if local in _TEXT_ELEMENTS:
-        for attribute, value in element.attrib.items():
-            name = _local(attribute)[1]
-            if name in _POSITION_LISTS and len(value.replace(",", " ").split()) > MAX_SVG_POSITIONS:
-                raise LogoRefused(f"the SVG's <{local}> lists more than {MAX_SVG_POSITIONS:,} values in {name}; "
-                                  "simplify it")
 
 
 def _references(element) -> list[str]:
-    """The ids an element refers to: its href (a <use>, a <textPath>, a gradient or pattern it inherits from) and
+    """The ids an element refers to: its href (a <use>, a gradient or pattern it inherits from) and
     every url(#id) in its attributes and style (clip-path, mask, fill, stroke...)."""
     found = []
     for attribute, value in element.attrib.items():
@@ -216,27 +229,18 @@ def _references(element) -> list[str]:
     return found
 
 
-def _own_text(element, local: str) -> int:
-    """The characters a text element lays out itself: its text and the text after each of its children (white
-    space collapsed, as it is drawn)."""
-    if local not in _TEXT_ELEMENTS:
-        return 0
-    pieces = [element.text or ""] + [child.tail or "" for child in element]
-    return sum(len(" ".join(piece.split())) for piece in pieces)
-
-
 def _own_path_data(element) -> int:
     return sum(len(value) for attribute, value in element.attrib.items() if _local(attribute)[1] in _PATH_DATA)
 
 
 def _check_expansion(root, ids: dict) -> None:
     """What drawing the SVG would cost once every reference is followed, without drawing it: elements, nesting
-    depth, characters of text and of path data, each against its bound; a loop of references is refused."""
-    # element key -> (elements, depth, text characters, path data characters) drawn from it
-    expanded: dict[int, tuple[int, int, int, int]] = {}
+    depth, characters of path data, each against its bound; a loop of references is refused."""
+    # element key -> (elements, depth, path data characters) drawn from it
+    expanded: dict[int, tuple[int, int, int]] = {}
     visiting: set[int] = set()
 
-    def refuse_if_over(elements: int, depth: int, text: int, path_data: int) -> None:
+    def refuse_if_over(elements: int, depth: int, path_data: int) -> None:
         if elements > MAX_SVG_EXPANDED:
             raise LogoRefused(f"the SVG draws more than {MAX_SVG_EXPANDED:,} elements once its <use> references are "
                               "expanded, with the clip paths, masks, patterns and gradients each element draws; "
@@ -244,36 +248,32 @@ def _check_expansion(root, ids: dict) -> None:
         if depth > MAX_SVG_DEPTH:
             raise LogoRefused(f"the SVG nests more than {MAX_SVG_DEPTH} levels deep once its references (<use>, "
                               "clip paths, masks, patterns) are followed; simplify it")
-        if text > MAX_SVG_TEXT:
-            raise LogoRefused(f"the SVG draws more than {MAX_SVG_TEXT:,} characters of text once its references are "
-                              "expanded; a logo's text is a name and a motto (convert longer text to paths)")
         if path_data > MAX_SVG_PATH_DATA:
             raise LogoRefused(f"the SVG draws more than {MAX_SVG_PATH_DATA:,} characters of path data once its "
                               "references are expanded; simplify it")
 
-    def size(element, level: int) -> tuple[int, int, int, int]:
+    def size(element, level: int) -> tuple[int, int, int]:
         key = id(element)
         if key in expanded:
             found = expanded[key]
-            refuse_if_over(found[0], level + found[1] - 1, found[2], found[3])
+            refuse_if_over(found[0], level + found[1] - 1, found[2])
             return found
         if key in visiting:
             raise LogoRefused("the SVG's references (<use>, clip paths, masks, patterns, gradients) refer to each "
                               "other in a loop")
         if level > MAX_SVG_DEPTH:
-            refuse_if_over(0, level, 0, 0)
+            refuse_if_over(0, level, 0)
         visiting.add(key)
-        local = _local(element.tag)[1]
-        elements, depth, text, path_data = 1, 1, _own_text(element, local), _own_path_data(element)
+        elements, depth, path_data = 1, 1, _own_path_data(element)
         followed = [child for child in element if isinstance(child.tag, str)]
         followed += [target for name in _references(element) for target in ids.get(name, ())]
         for other in followed:
             more = size(other, level + 1)
-            elements, text, path_data = elements + more[0], text + more[2], path_data + more[3]
+            elements, path_data = elements + more[0], path_data + more[2]
             depth = max(depth, 1 + more[1])
-            refuse_if_over(elements, level + depth - 1, text, path_data)
+            refuse_if_over(elements, level + depth - 1, path_data)
         visiting.discard(key)
-        expanded[key] = (elements, depth, text, path_data)
+        expanded[key] = (elements, depth, path_data)
         return expanded[key]
 
     size(root, 1)

@@ -356,7 +356,8 @@ def _compose(text: str, display: str, keep_going: bool = False) -> tuple[
     except MarkedYAMLError as exc:
         line, column = _mark(exc)
         problem = (exc.problem or exc.context or "the YAML cannot be parsed").strip()
-        hint = syntax_hint(exc, text)
+        innermost = (stack[-1].kind, stack[-1].start) if stack else None
+        hint = syntax_hint(exc, text, innermost)
         raise _fail(display, line, column, f"YAML syntax error: {problem}" + (f"; {hint}" if hint else "")) from None
     except Exception as exc:  # ruamel.yaml raises other exceptions on some malformed input
         position = getattr(exc, "position", None)
@@ -380,11 +381,12 @@ def _compose(text: str, display: str, keep_going: bool = False) -> tuple[
     return root, positions, key_positions, duplicates + wrong
 
 
-def syntax_hint(exc: Any, text: str) -> str | None:
+def syntax_hint(exc: Any, text: str, innermost: tuple[str, tuple[int, int]] | None = None) -> str | None:
     """What to write instead, for the YAML syntax errors people make in an offering file, or None.
 
-    Read from ruamel.yaml's problem and context and the lines they mark; the finding stays at the problem's
-    place (where the parser stopped), and the hint names the line where the fix usually goes."""
+    Read from ruamel.yaml's problem and context and the lines they mark, and `innermost`, the kind ("map" or
+    "seq") and place of the mapping or list being read when the parser stopped; the finding stays at the
+    problem's place (where the parser stopped), and the hint names the line where the fix usually goes."""
     problem = str(getattr(exc, "problem", None) or "")
     context = str(getattr(exc, "context", None) or "")
     here, opened = getattr(exc, "problem_mark", None), getattr(exc, "context_mark", None)
@@ -415,6 +417,11 @@ def syntax_hint(exc: Any, text: str) -> str | None:
         bracket, closing = ("[", "]") if "sequence" in context else ("{", "}")
         return (f"the {bracket} opened at {where(opened)} is not closed: end it with {closing} on that line "
                 "(and put a value that holds a comma in quotes)")
+    if context.startswith("while parsing a flow") and "<stream end>" in problem and innermost is not None:
+        kind, (line_number, column) = innermost  # the file ended inside a [ ] or { } (the parser marks no opening)
+        bracket, closing = ("[", "]") if kind == "seq" else ("{", "}")
+        return (f"the file ends inside the {bracket} opened at line {line_number}, column {column}: end it with "
+                f"{closing} on that line, or put a value that begins with {bracket} in quotes")
     if "quoted scalar" in context and "end of stream" in problem and opened is not None:
         return f"the quote opened at {where(opened)} is never closed: end the value with the same quote"
     if "unknown escape character" in problem:

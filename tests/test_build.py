@@ -273,6 +273,31 @@ def test_final_needs_the_bonus_spin_wheel_weights(tmp_path):
     assert CliRunner().invoke(app, ["build", str(md), "--out", str(out), "--final"]).exit_code == 0
 
 
+def test_what_final_lacks_is_said_before_validation_computes_anything(tmp_path, monkeypatch):
+    """A final build validates with its figures computed afresh (half a minute): a missing sign-off or wheel weight
+    is refused before that, from the file as loaded, with the form of the entry to write."""
+    import rulegen.validate
+
+    def no_validation(*_args, **_kwargs):
+        raise AssertionError("validation ran before the refusal")
+
+    monkeypatch.setattr(rulegen.validate, "validate_file", no_validation)
+    md = next(s for s in SAMPLES if s.stem.startswith("md"))
+    unsigned = tmp_path / "unsigned.yaml"
+    unsigned.write_text(re.sub(r"\n  - \{role: (reviewed|approved)[^\n]*", "", md.read_text()))
+    unweighted = tmp_path / "unweighted.yaml"
+    unweighted.write_text(re.sub(r"\n  wheel:\n(    - [^\n]*\n)+", "\n", md.read_text()))
+    for path, words in ((unsigned, "missing: reviewed, approved"), (unsigned, "- {role: prepared, name: ..., title: "),
+                        (unweighted, "segment weights")):
+        result = CliRunner().invoke(app, ["build", str(path), "--out", str(tmp_path / "out"), "--final"])
+        assert result.exit_code == 1, result.output
+        assert words in result.stderr and "AssertionError" not in result.output, result.output
+    broken = tmp_path / "broken.yaml"  # a file that does not load is left to validation, which reports it
+    broken.write_text("offering: [\n")
+    result = CliRunner().invoke(app, ["build", str(broken), "--out", str(tmp_path / "out"), "--final"])
+    assert isinstance(result.exception, AssertionError) and "validation ran" in str(result.exception)
+
+
 def test_final_build_says_no_draft(tmp_path):
     result = pipeline.build(SAMPLES[0], pipeline.BuildOptions(out_dir=tmp_path, final=True))
     assert not result.draft.draft

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from rulegen.cli import app
@@ -258,17 +259,6 @@ SVG_BOMBS = {
     "a pattern that fills itself": (
         SVG % ('<pattern id="p" width="1" height="1"><rect width="1" height="1" fill="url(#p)"/></pattern>'
                '<rect width="9" height="9" fill="url(#p)"/>'), "loop"),
-    "long text": (SVG % f'<text x="0" y="10">{"W" * 200_000}</text>', "more than 1,000 characters of text"),
-    "many tspans": (SVG % ("<text>" + "<tspan>ab</tspan>" * 4900 + "</text>"), "more than 1,000 characters of text"),
-    "text used many times": (
-        SVG % ('<defs><text id="t">Harbor Point Casino</text></defs>' + '<use href="#t"/>' * 100),
-        "more than 1,000 characters of text"),
-    "long textPath": (
-        SVG % ('<defs><path id="p" d="M0 0 ' + "l1 1 " * 1000 + '"/></defs><text><textPath href="#p">'
-               + "x" * 100_000 + "</textPath></text>"), "more than 1,000 characters of text"),
-    "a text position list of 50,000": (
-        SVG % ('<text x="' + " ".join(str(i % 100) for i in range(50_000)) + '" y="10">' + "i" * 900 + "</text>"),
-        "more than 1,000 values in x"),
     "a repeated linear gradient": (_gradient("linearGradient", 'x1="0" x2="0.0000001" spreadMethod="repeat"'),
                                    'spreadMethod="repeat"'),
     "a reflected radial gradient": (_gradient("radialGradient", 'r="0.0000001" spreadMethod="reflect"'),
@@ -283,6 +273,34 @@ SVG_BOMBS = {
     "a filter": (SVG % ('<filter id="f"><feGaussianBlur stdDeviation="99"/></filter><rect filter="url(#f)"/>'),
                  "<filter>"),
 }
+
+
+SVG_TEXT = {
+    "long text": SVG % f'<text x="0" y="10">{"W" * 200_000}</text>',
+    "many tspans": SVG % ("<text>" + "<tspan>ab</tspan>" * 4900 + "</text>"),
+    "text used many times": SVG % ('<defs><text id="t">Harbor Point Casino</text></defs>' + '<use href="#t"/>' * 100),
+    "long textPath": SVG % ('<defs><path id="p" d="M0 0 ' + "l1 1 " * 1000 + '"/></defs><text><textPath href="#p">'
+                            + "x" * 100_000 + "</textPath></text>"),
+    "a text position list of 50,000": SVG % ('<text x="' + " ".join(str(i % 100) for i in range(50_000))
+                                             + '" y="10">' + "i" * 900 + "</text>"),
+    "an empty text": SVG % '<text x="0" y="10"/>',
+    "flowed text (Inkscape 0.92)": SVG % '<flowRoot><flowRegion><rect width="9" height="9"/></flowRegion>'
+                                         '<flowPara>Harbor</flowPara></flowRoot>',
+}
+
+
+def test_svg_text_of_every_kind_is_refused_with_the_fix_to_make():
+    """Text in a logo is set in the building machine's fonts (the bytes of a PDF would depend on them): refused at
+    once, whatever its size or kind, with the rule and what to do in the drawing program."""
+    from rulegen.logo import LogoRefused, check_logo
+
+    for name, svg in SVG_TEXT.items():
+        with pytest.raises(LogoRefused) as refused:
+            check_logo("logo.svg", svg.encode())
+        assert refused.value.rule == "logo-text", name
+        assert "Inkscape: Path > Object to Path" in str(refused.value), name
+        assert "different PDFs on different machines" in str(refused.value), name
+        assert len(str(refused.value)) < 400, name  # the text is quoted in short, never in full
 
 
 def test_each_svg_construct_that_multiplies_work_is_refused_at_once():
@@ -316,10 +334,11 @@ PLAUSIBLE_LOGO = SVG % (
     '<g clip-path="url(#disc)"><rect width="100" height="100" fill="url(#felt)"/>'
     '<circle cx="50" cy="50" r="40" fill="url(#glow)" mask="url(#fade)" opacity="0.8"/></g>'
     + "".join(f'<use href="#suit" x="{x}" y="60" width="10" height="10" fill="url(#gold)"/>' for x in (20, 35, 55, 70))
-    + '<text font-size="9" text-anchor="middle"><textPath href="#arc" startOffset="50%">HARBOR POINT CASINO'
-      '</textPath></text>'
-    '<text x="50" y="88" font-size="5" text-anchor="middle">Est. 1987 · <tspan font-weight="bold">Play fair</tspan>'
-    '</text>'
+    # the lettering, converted to paths as a drawing program does (no <text>: no machine's fonts are used)
+    + '<g fill="#8a6512" transform="translate(30 88) scale(0.5)">'
+      '<path d="M0 0V-10H2V-6H6V-10H8V0H6V-4H2V0Z"/>'
+      '<path transform="translate(10 0)" d="M0 0L4 -10L8 0H6L5 -3H3L2 0Z"/>'
+      '<path transform="translate(20 0)" d="M0 0V-10H5C8 -10 8 -5 5 -5H2V0Z"/></g>'
     + '<path fill="url(#gold)" d="' + " ".join(f"M{i % 97} {i % 89} l1 2 l2 -1 z" for i in range(3000)) + '"/>'
 )
 
@@ -340,6 +359,21 @@ def test_validate_refuses_a_mask_bomb_logo_with_exit_1(tmp_path):
     result = CliRunner().invoke(app, ["validate", str(folder / "pa.yaml")])
     assert result.exit_code == 1, result.output
     assert "more than 20,000 elements" in result.stdout and "Traceback" not in result.output
+
+
+def test_validate_refuses_a_logo_with_text_at_the_logo_field_with_its_rule_and_the_fix(tmp_path):
+    folder = tmp_path / "offering"
+    folder.mkdir()
+    text = (DATA / "correct_pa.yaml").read_text().replace(
+        "    licence: Certificate holder 1234\n", "    licence: Certificate holder 1234\n    logo: logo.svg\n")
+    (folder / "pa.yaml").write_text(text)
+    (folder / "logo.svg").write_text(SVG % '<text x="50" y="50">Harbor <tspan>Point</tspan></text>')
+    line = next(n for n, row in enumerate(text.splitlines(), start=1) if row.strip() == "logo: logo.svg")
+    result = CliRunner().invoke(app, ["validate", str(folder / "pa.yaml")])
+    assert result.exit_code == 1, result.output
+    finding = next(row for row in result.stdout.splitlines() if "FORMAT-logo-text" in row)
+    assert f"pa.yaml:{line}:" in finding and "'Harbor Point'" in finding
+    assert "convert the text to paths in your drawing program, e.g. Inkscape: Path > Object to Path" in finding
 
 
 # --- the math cache is read as every input file is ------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -84,6 +85,25 @@ def test_a_broken_save_shows_its_findings_and_keeps_the_last_documents_marked(of
         client.portal.call(application.state.refresh)
         assert client.get("/state").json()["status"] == "invalid"
         assert client.get("/healthz").text == "ok"
+
+
+@pytest.mark.parametrize("broken", [
+    "\nlimits: [\n",  # the file ends inside a list
+    "\ttable: 1\n",  # a tab
+])
+def test_a_yaml_syntax_error_shows_the_hint_validate_gives(offering, broken):
+    from rulegen.validate import validate_file
+
+    offering.write_text(offering.read_text(encoding="utf-8") + broken, encoding="utf-8")
+    expected = [f.message for f in validate_file(offering, offering.name).findings]
+    assert len(expected) == 1 and "; " in expected[0].removeprefix("YAML syntax error: ")  # a hint follows the error
+    client, _application = client_for(offering)
+    with client:
+        shown = [f["message"] for f in client.get("/state").json()["findings"]]
+        assert shown == expected
+        page = client.get("/").text
+    hint = expected[0].split("; ", 1)[1]
+    assert escape(hint) in page
 
 
 def test_untrusted_text_in_the_file_is_escaped_on_the_page(offering):

@@ -74,6 +74,8 @@ def test_the_page_follows_each_save_without_reloading(tmp_path):
         # Not YAML at all: the server lives on and says where.
         save(offering, original + "\nlimits: [\n")
         WebDriverWait(driver, TIMEOUT).until(lambda d: "YAML" in d.find_element(By.ID, "findings").text)
+        shown = driver.find_element(By.ID, "findings").text  # with the hint `rulegen validate` gives
+        assert "the file ends inside the [ opened at line" in shown and "end it with ]" in shown, shown
 
         # Mended: built again, no finding left of the broken saves.
         save(offering, original)

@@ -87,6 +87,9 @@ SYNTAX = [
     ("a list not closed", "cards:\n  back_colours: [red, blue\n  decks: 2\n", "3:8",
      "expected ',' or ']', but got ':'; the [ opened at line 2, column 17 is not closed: end it with ] on that line "
      "(and put a value that holds a comma in quotes)"),
+    ("a list not closed at the end of the file", "table:\n  positions: 6\nlimits: [\n", "4:1",
+     "expected the node content, but found '<stream end>'; the file ends inside the [ opened at line 3, column 9: "
+     "end it with ] on that line, or put a value that begins with [ in quotes"),
     ("a quote not closed", "offering:\n  id: \"harbor\n  version: 1\n", "4:1",
      "found unexpected end of stream; the quote opened at line 2, column 7 is never closed: end the value with the "
      "same quote"),

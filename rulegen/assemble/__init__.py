@@ -109,6 +109,20 @@ def load_and_validate(path: Path, display: str | None = None) -> tuple[Any, list
     return report.offering, report.findings
 
 
+def refuse_final_early(path: Path, display: str | None) -> None:
+    """What --final needs that the offering lacks (every sign-off, the wheels' weights) is said before validation,
+    which in a final build computes its figures afresh (half a minute): judged on the file as loaded and resolved.
+    A file that does not load or resolve is left to validation to report."""
+    from rulegen.offering import load_offering
+    from rulegen.resolved import resolve
+
+    try:
+        offering = resolve(load_offering(path, display or str(path), keep_going=True))
+    except Exception:  # whatever is wrong with it, validation reports it next, with its place
+        return
+    draft_status(offering, True)
+
+
 # --- 2. math ----------------------------------------------------------------------------------------------------
 
 def settled(loaded: Offering) -> ResolvedOffering:
@@ -318,6 +332,8 @@ def _build(path: Path, options: BuildOptions, *, display: str | None, progress: 
     profile = read_press_profile(options.icc, print_proof=options.print_proof)
     if options.sign is not None and not Path(options.sign).exists():
         raise InputError(f"the signing identity {options.sign} does not exist")
+    if options.final:
+        refuse_final_early(Path(path), display)
     loaded, findings = load_and_validate(Path(path), display)
     check_previous(options.previous, loaded)
     offering = settled(loaded)

@@ -76,13 +76,20 @@ def signoff_roles(offering: ResolvedOffering) -> set[str]:
     return {entry.role for entry in offering.signoffs if entry.name}
 
 
+def refuse_final_without(missing: tuple[str, ...]) -> None:
+    """--final without every sign-off role is an error, saying how the entries are written."""
+    if missing:
+        raise InvalidOfferingError(
+            "--final needs the sign-off of every role (prepared, reviewed, approved); missing: " + ", ".join(missing)
+            + ". Add them under `signoff:` in the offering, one line each (`- {role: prepared, name: ..., title: "
+            "..., date: YYYY-MM-DD}`), or build without --final for a DRAFT.")
+
+
 def draft_status(offering: ResolvedOffering, final: bool) -> Draft:
     """DRAFT unless all three roles signed off and --final was given; --final without them is an error."""
     missing = tuple(role for role in SIGNOFF_ROLES if role not in signoff_roles(offering))
-    if final and missing:
-        raise InvalidOfferingError(
-            "--final needs the sign-off of every role (prepared, reviewed, approved); missing: " + ", ".join(missing)
-            + ". Add them under `signoff:` in the offering, or build without --final for a DRAFT.")
+    if final:
+        refuse_final_without(missing)
     spin = offering.bonus_spin
     if final and spin is not None and spin.community_wheel and not spin.community_weighted:
         raise InvalidOfferingError(

@@ -83,9 +83,12 @@ def logo(ctx: Context, check: Check) -> None:
     value = ctx.get(node)
     if not isinstance(value, str) or node in ctx.schema_nodes:
         return
-    problem = logo_problem(ctx.offering, value)
-    if problem:
-        ctx.add(check, node, "error", f"offering.operator.logo {describe(value)}: {problem}")
+    from rulegen.logo import LogoRefused
+
+    try:
+        ctx.offering.logo()
+    except LogoRefused as refusal:
+        ctx.add(check, node, "error", f"offering.operator.logo {describe(value)}: {refusal}", rule=refusal.rule)
 
 
 @cache
@@ -154,5 +157,5 @@ CHECKS = (
     Check("printed text is printable", ("offering", "operator", "name"), FORMAT, "unprintable", printable,
           jurisdictional=False),
     Check("logo is a file beside the offering", ("offering", "operator", "logo"), FORMAT, "logo", logo,
-          jurisdictional=False),
+          jurisdictional=False, also=("logo-text",)),
 )
