@@ -30,7 +30,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulegen.filing.rebuild import Reproducer
-from rulegen.web.desk import intake, review, store
+from rulegen.web.desk import intake, queue, review, store
 from rulegen.web.desk.words import PLAIN, STATUS_WORDS
 
 COOKIE = "rulegen_desk"
@@ -237,9 +237,17 @@ def create_app(desk: Desk) -> ASGIApp:
         return response
 
     async def api_filings(request: Request, session: store.Session) -> Response:
-        rows = await run_in_threadpool(lambda: store.list_filings(
-            desk.engine, status=request.query_params.get("status"), assignee=request.query_params.get("assignee")))
-        return JSONResponse({"filings": rows})
+        try:
+            query = queue.QueueQuery.from_params(request.query_params)
+        except queue.BadQuery as exc:
+            return _plain(400, str(exc))
+        shown = await run_in_threadpool(queue.queue_page, desk.engine, query)
+        links = shown.links("/api/filings")
+        link_header = ", ".join(f'<{links[rel]}>; rel="{rel if rel != "previous" else "prev"}"'
+                                for rel in ("first", "previous", "next") if links[rel] is not None)
+        return JSONResponse({"filings": shown.filings, "total": shown.total, "limit": query.limit,
+                             "first": links["first"], "previous": links["previous"], "next": links["next"]},
+                            headers={"link": link_header})
 
     async def api_upload(request: Request, session: store.Session) -> Response:
         found = await read_upload(request, False, session)
@@ -373,12 +381,14 @@ def create_app(desk: Desk) -> ASGIApp:
         response.delete_cookie(COOKIE, path="/")
         return response
 
-    async def queue(request: Request, session: store.Session) -> Response:
-        status = request.query_params.get("status") or None
-        assignee = request.query_params.get("assignee") or None
-        rows = await run_in_threadpool(lambda: store.list_filings(desk.engine, status=status, assignee=assignee))
+    async def queue_page(request: Request, session: store.Session) -> Response:
+        try:
+            query = queue.QueueQuery.from_params(request.query_params)
+        except queue.BadQuery as exc:
+            return page(request, "error.html", 400, session=session, message=f"The queue cannot show that: {exc}.")
+        shown = await run_in_threadpool(queue.queue_page, desk.engine, query)
         names = await run_in_threadpool(store.user_names, desk.engine)
-        return page(request, "queue.html", session=session, filings=rows, status=status, assignee=assignee,
+        return page(request, "queue.html", session=session, shown=shown, query=query, links=shown.links("/"),
                     names=names)
 
     async def upload(request: Request, session: store.Session) -> Response:
@@ -488,7 +498,7 @@ def create_app(desk: Desk) -> ASGIApp:
         Route("/login", login_form, methods=["GET"]),
         Route("/login", login_post, methods=["POST"]),
         Route("/logout", on_page(logout, changes=True), methods=["POST"]),
-        Route("/", on_page(queue), methods=["GET"]),
+        Route("/", on_page(queue_page), methods=["GET"]),
         Route("/filings", on_page(upload), methods=["POST"]),  # multipart: its CSRF field is read with the files
         Route("/filings/{filing}", on_page(filing_page), methods=["GET"]),
         Route("/filings/{filing}/notes", on_page(note_post, changes=True), methods=["POST"]),

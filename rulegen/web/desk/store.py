@@ -368,7 +368,8 @@ def add_filing(engine: Engine, *, user: User, address: str | None, verdict: str,
     return filing_id
 
 
-def _filing_json(row: Any, names: dict[int, str], *, full: bool = False) -> dict[str, Any]:
+def filing_row(row: Any, names: dict[int, str], *, full: bool = False) -> dict[str, Any]:
+    """A row of desk_filings as the queue and the API show it (`full`: with its checks, flags and findings)."""
     entry: dict[str, Any] = {
         "id": row.id, "received_at": _iso(row.received_at), "uploaded_by": names.get(row.uploaded_by),
         "status": row.status, "assignee": names.get(row.assignee) if row.assignee else None,
@@ -388,19 +389,6 @@ def _user_names(connection: Any) -> dict[int, str]:
     return {r.id: r.name for r in connection.execute(select(users.c.id, users.c.name))}
 
 
-def list_filings(engine: Engine, *, status: str | None = None, assignee: str | None = None) -> list[dict[str, Any]]:
-    query = select(filings).order_by(filings.c.id.desc())
-    if status:
-        query = query.where(filings.c.status == status)
-    with engine.connect() as connection:
-        names = _user_names(connection)
-        if assignee:
-            ids = [i for i, n in names.items() if n == assignee]
-            query = query.where(filings.c.assignee.in_(ids))
-        rows = connection.execute(query).all()
-    return [_filing_json(r, names) for r in rows]
-
-
 def get_filing(engine: Engine, filing_id: int) -> dict[str, Any] | None:
     with engine.connect() as connection:
         row = connection.execute(select(filings).where(filings.c.id == filing_id)).first()
@@ -409,7 +397,7 @@ def get_filing(engine: Engine, filing_id: int) -> dict[str, Any] | None:
         names = _user_names(connection)
         stored = connection.execute(select(files.c.name, files.c.sha256, files.c.size)
                                     .where(files.c.filing_id == filing_id).order_by(files.c.name)).all()
-    entry = _filing_json(row, names, full=True)
+    entry = filing_row(row, names, full=True)
     entry["files"] = [{"name": f.name, "sha256": f.sha256, "size": f.size} for f in stored]
     entry["letters"] = filing_letters(engine, filing_id)
     entry["reverifications"] = filing_verifications(engine, filing_id)
