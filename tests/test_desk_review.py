@@ -36,7 +36,8 @@ def other_pki(tmp_path_factory) -> dict:
 @pytest.fixture(scope="module")
 def filings(tmp_path_factory, pki, other_pki) -> dict:
     """Revisions 3 and 4 of one offering (4 adds the Five Card Bonus), a revision 5 whose sign is not the one it
-    was built with (it fails), and a filing signed under the authority the desk does not trust yet."""
+    was built with (it fails), a filing signed under the authority the desk does not trust yet, and revision 4
+    signed under that authority too."""
     root = tmp_path_factory.mktemp("review-filings")
     bonus = "five_card_bonus:\n  minimum: 1\n  maximum: 25\n  paytable: standard\n"
     assert bonus in factory.OFFERING
@@ -46,7 +47,8 @@ def filings(tmp_path_factory, pki, other_pki) -> dict:
             "four": factory.build(root / "four", pki, text=four).parent,
             "five": factory.build(root / "five", pki, text=five).parent,
             "elsewhere": factory.build(root / "elsewhere", other_pki,
-                                       text=factory.OFFERING.replace("filing-test-pa", "elsewhere-pa")).parent}
+                                       text=factory.OFFERING.replace("filing-test-pa", "elsewhere-pa")).parent,
+            "four_elsewhere": factory.build(root / "four-elsewhere", other_pki, text=four).parent}
     (made["five"] / "signage.pdf").write_bytes(b"%PDF-1.7 another sign\n%%EOF\n")
     return made
 
@@ -216,3 +218,48 @@ def test_an_admin_adds_and_disables_users_in_the_browser_and_others_are_refused(
     assert changes == [("user-disabled", "ada", "kim", "192.0.2.20"),
                        ("user-added", "ada", "kim, role supervisor", "192.0.2.20"),
                        ("user-added", "ada", "<b>x</b>, role supervisor", "192.0.2.20")]
+
+
+def test_the_queue_shows_the_verdict_of_the_latest_verification_and_keeps_the_one_on_receipt(desk, filings, other_pki):
+    """Revision 4 arrives signed under an authority the desk does not trust yet: NOT TRUSTED, and its diff against
+    revision 3 untrusted. Once the agency trusts that authority, verifying it again makes it VERIFIED in the
+    queue, on its page, in the revision history and for the diff's trust, while the verdict on receipt stays
+    recorded beside it; a later re-verification that fails (a file changed in the archive) shows FAILED."""
+    web = client(desk)
+    csrf = login(web, "ana")
+    three = upload(web, csrf, filings["three"]).json()["id"]
+    four = upload(web, csrf, filings["four_elsewhere"]).json()
+    assert four["verdict"] == "NOT TRUSTED"
+    listed = {f["id"]: f for f in web.get("/api/filings").json()["filings"]}
+    assert (listed[four["id"]]["current_verdict"], listed[four["id"]]["verified_again_at"]) == ("NOT TRUSTED", None)
+    page = web.get(f"/filings/{four['id']}").text
+    assert f"filing {four['id']} (revision 4) is NOT TRUSTED" in page and 'id="received-verdict"' not in page
+
+    desk.trusted_paths.append(other_pki["ca"])
+    again = web.post(f"/api/filings/{four['id']}/reverify", headers={"X-CSRF-Token": csrf}).json()
+    assert (again["verdict"], again["current_verdict"]) == ("NOT TRUSTED", "VERIFIED")
+    assert again["verified_again_at"] == again["reverifications"][0]["at"]
+    listed = {f["id"]: f for f in web.get("/api/filings").json()["filings"]}
+    assert (listed[four["id"]]["verdict"], listed[four["id"]]["current_verdict"]) == ("NOT TRUSTED", "VERIFIED")
+    assert listed[three]["current_verdict"] == "VERIFIED" and listed[three]["verified_again_at"] is None
+    row = re.search(rf'<a href="/filings/{four["id"]}">.*?</tr>', web.get("/").text, re.S).group(0)
+    assert '<span class="VERIFIED">VERIFIED</span>' in row and "NOT TRUSTED when received" in row
+    page = web.get(f"/filings/{four['id']}").text
+    assert '<strong id="verdict" class="VERIFIED">VERIFIED</strong>' in page
+    assert '<span id="received-verdict">NOT TRUSTED</span>' in page
+    assert 'id="diff-untrusted"' not in page  # both revisions verified now
+    history = re.search(r'<table id="revisions">(.*?)</table>', web.get(f"/filings/{three}").text, re.S).group(1)
+    assert "(NOT TRUSTED when received)" in history
+
+    rules = next(f for f in again["files"] if f["name"] == "rules.pdf")
+    stored = desk.archive / rules["sha256"][:2] / rules["sha256"]
+    stored.chmod(0o644)
+    stored.write_bytes(stored.read_bytes() + b"\n%tampered\n")
+    failed = web.post(f"/api/filings/{four['id']}/reverify", headers={"X-CSRF-Token": csrf}).json()
+    assert (failed["verdict"], failed["current_verdict"]) == ("NOT TRUSTED", "FAILED")
+    row = re.search(rf'<a href="/filings/{four["id"]}">.*?</tr>', web.get("/").text, re.S).group(0)
+    assert '<span class="FAILED">FAILED</span>' in row
+    assert f"filing {four['id']} (revision 4) is FAILED" in web.get(f"/filings/{four['id']}").text
+    events = [e for e in web.get(f"/api/filings/{four['id']}/events").json()["events"] if e["action"] == "reverified"]
+    assert [e["detail"].split(",")[0] for e in events] == ["verdict VERIFIED (was NOT TRUSTED)",
+                                                           "verdict FAILED (was VERIFIED)"]

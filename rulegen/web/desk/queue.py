@@ -165,6 +165,7 @@ def queue_page(engine: Engine, query: QueueQuery) -> QueuePage:
         else:  # past either end: the way back is the first page
             newer = older = None
             first = 0
-    return QueuePage(query=query, filings=[store.filing_row(r, names) for r in rows], total=total, first=first,
-                     newer=newer, older=older, jurisdictions=jurisdictions)
+        latest = store.latest_verifications(connection, [r.id for r in rows])
+    return QueuePage(query=query, filings=[store.filing_row(r, names, latest=latest.get(r.id)) for r in rows],
+                     total=total, first=first, newer=newer, older=older, jurisdictions=jurisdictions)
 

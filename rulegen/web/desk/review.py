@@ -100,7 +100,7 @@ def reverify(engine: Engine, archive: Path, filing_id: int, *, user: store.User,
                                      shown=f"desk filing {filing_id}/rules.pdf")
         verdict, summary = intake.summary_of(report)
     store.add_verification(engine, filing_id, user=user, address=address, verdict=verdict, report=summary,
-                           trust_roots=len(today), was=entry["verdict"])
+                           trust_roots=len(today), was=entry["current_verdict"])
     return verdict
 
 
@@ -108,7 +108,8 @@ def revision_diff(engine: Engine, archive: Path, entry: dict[str, Any],
                   history: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The changes and the mathematics from the previous recorded revision of the offering to this filing, read
     from the offerings the two archived rules.pdf carry; None when there is no earlier revision. `trusted` is
-    False unless both filings were verified: then the changes are what a filing claims, not what was proven."""
+    False unless both filings are verified now (their latest verification, a re-verification with today's roots
+    counting): else the changes are what a filing claims, not what was proven."""
     from rulegen.errors import RulegenError
     from rulegen.filing.diff import changes_json, diff_offerings, math_diff, offering_from_path
 
@@ -117,8 +118,8 @@ def revision_diff(engine: Engine, archive: Path, entry: dict[str, Any],
         return None
     older = store.get_filing(engine, previous["id"])
     assert older is not None
-    untrusted = [f"filing {f['id']} (revision {f['revision']}) is {f['verdict']}" for f in (older, entry)
-                 if f["verdict"] != "VERIFIED"]
+    untrusted = [f"filing {f['id']} (revision {f['revision']}) is {f['current_verdict']}" for f in (older, entry)
+                 if f["current_verdict"] != "VERIFIED"]
     shown = {"previous": previous, "trusted": not untrusted, "untrusted": untrusted}
     try:
         offerings = []
