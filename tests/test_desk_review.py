@@ -1,7 +1,8 @@
 """The desk's review of a filing beyond the queue (rulegen/web/desk/review.py): the letter a decision writes to the
 operator (the product's renderer, archived, downloadable, an event), re-verification with today's trust roots (a
 button, recorded, the new verdict shown), the revision history and the diff with the mathematics (a failed
-filing's changes marked untrusted), and user management in the browser's forms (admin only, CSRF, events)."""
+filing's changes marked untrusted), the current verdict after a re-verification, and user management in the
+browser's forms and as JSON (admin only, CSRF, events)."""
 
 from __future__ import annotations
 
@@ -263,3 +264,51 @@ def test_the_queue_shows_the_verdict_of_the_latest_verification_and_keeps_the_on
     events = [e for e in web.get(f"/api/filings/{four['id']}/events").json()["events"] if e["action"] == "reverified"]
     assert [e["detail"].split(",")[0] for e in events] == ["verdict VERIFIED (was NOT TRUSTED)",
                                                            "verdict FAILED (was VERIFIED)"]
+
+
+def test_user_management_as_json_is_an_admins_and_mirrors_the_pages(desk):
+    """`GET /api/users`, `POST /api/users`, `POST /api/users/{name}/disable`: 401 without a session, 403 for an
+    analyst or a supervisor and for a change without the CSRF header, nothing changed by a refusal; an admin adds
+    and disables a user, each an event, as on the /users page."""
+    nobody = client(desk)
+    new = {"name": "kim", "role": "supervisor", "password": PASSWORD}
+    assert nobody.get("/api/users").status_code == 401
+    assert nobody.post("/api/users", json=new).status_code == 401
+    assert nobody.post("/api/users/ana/disable").status_code == 401
+    for name in ("ana", "sam"):
+        web = client(desk)
+        csrf = login(web, name)
+        assert web.get("/api/users").status_code == 403
+        refused = web.post("/api/users", json=new, headers={"X-CSRF-Token": csrf})
+        assert refused.status_code == 403 and refused.json()["error"] == "only an admin manages the desk's users"
+        assert web.post("/api/users/ana/disable", headers={"X-CSRF-Token": csrf}).status_code == 403
+    admin = client(desk)
+    csrf = login(admin, "ada")
+    assert admin.post("/api/users", json=new).status_code == 403  # no CSRF header
+    assert admin.post("/api/users/ana/disable").status_code == 403
+    assert [(a.name, a.active) for a in store.list_users(desk.engine)] == [("ada", True), ("ana", True),
+                                                                          ("sam", True)]
+
+    listed = admin.get("/api/users").json()
+    assert [(u["name"], u["role"], u["active"]) for u in listed["users"]] == [
+        ("ada", "admin", True), ("ana", "analyst", True), ("sam", "supervisor", True)]
+    header = {"X-CSRF-Token": csrf}
+    assert admin.post("/api/users", json={**new, "role": "owner"}, headers=header).status_code == 400
+    assert admin.post("/api/users", json={**new, "password": "short"}, headers=header).status_code == 400
+    assert admin.post("/api/users", json={"name": "kim"}, headers=header).status_code == 400
+    assert admin.post("/api/users", json={**new, "name": "sam"}, headers=header).status_code == 409
+    added = admin.post("/api/users", json=new, headers=header)
+    assert added.status_code == 201 and added.json()["name"] == "kim" and added.json()["active"] is True
+    kim = client(desk)
+    login(kim, "kim")
+    assert kim.get("/api/filings").status_code == 200
+
+    assert admin.post("/api/users/nobody/disable", headers=header).status_code == 404
+    assert admin.post("/api/users/ada/disable", headers=header).status_code == 409  # not one's own
+    disabled = admin.post("/api/users/kim/disable", headers=header)
+    assert disabled.status_code == 200 and disabled.json() == {**added.json(), "active": False}
+    assert admin.post("/api/users/kim/disable", headers=header).status_code == 409  # already
+    assert kim.get("/api/filings").status_code == 401  # the session ended
+    events = admin.get("/api/users").json()["events"]
+    assert [(e["action"], e["user"], e["detail"]) for e in events][:2] == [
+        ("user-disabled", "ada", "kim"), ("user-added", "ada", "kim, role supervisor")]

@@ -187,7 +187,8 @@ def create_app(desk: Desk) -> ASGIApp:
 
     Handler = Callable[[Request, store.Session], Awaitable[Response]]
 
-    def api(handler: Handler, *, changes: bool = False, decides: bool = False) -> Callable[[Request], Any]:
+    def api(handler: Handler, *, changes: bool = False, decides: bool = False,
+            admin: bool = False) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             session = await session_of(request)
             if session is None:
@@ -196,6 +197,8 @@ def create_app(desk: Desk) -> ASGIApp:
                 return _plain(403, "a change needs the session's X-CSRF-Token header")
             if decides and not session.user.decides:
                 return _plain(403, "only a supervisor records a decision")
+            if admin and session.user.role != "admin":
+                return _plain(403, "only an admin manages the desk's users")
             try:
                 return await handler(request, session)
             except intake.UploadRefused as exc:
@@ -318,6 +321,40 @@ def create_app(desk: Desk) -> ASGIApp:
     async def api_file(request: Request, session: store.Session) -> Response:
         filing_id, name = filing_id_of(request), request.path_params["name"]
         return download(filing_id, name, await run_in_threadpool(store.filing_file, desk.engine, filing_id, name))
+
+    def account_json(account: store.Account) -> dict[str, Any]:
+        return {"name": account.name, "role": account.role, "active": account.active,
+                "created_at": account.created_at}
+
+    async def api_users(request: Request, session: store.Session) -> Response:
+        accounts = await run_in_threadpool(store.list_users, desk.engine)
+        changes = await run_in_threadpool(store.user_events, desk.engine)
+        return JSONResponse({"users": [account_json(a) for a in accounts], "events": changes})
+
+    async def api_user_add(request: Request, session: store.Session) -> Response:
+        body = await json_body(request)
+        fields = [body.get("name"), body.get("role"), body.get("password")]
+        if not all(isinstance(value, str) for value in fields):
+            return _plain(400, 'give {"name": NAME, "role": ROLE, "password": PASSWORD} as JSON')
+        name, role, password = (str(value) for value in fields)
+        if any(a.name == name.strip() for a in await run_in_threadpool(store.list_users, desk.engine)):
+            return _plain(409, f"nobody was added: there is already a user {name.strip()!r}")
+        try:
+            await run_in_threadpool(lambda: store.add_user(desk.engine, name, role, password, by=session.user,
+                                                           address=address(request)))
+        except store.DeskError as exc:
+            return _plain(400, f"nobody was added: {exc}")
+        added = next(a for a in await run_in_threadpool(store.list_users, desk.engine) if a.name == name.strip())
+        return JSONResponse(account_json(added), status_code=201)
+
+    async def api_user_disable(request: Request, session: store.Session) -> Response:
+        name = request.path_params["name"]
+        if not any(a.name == name for a in await run_in_threadpool(store.list_users, desk.engine)):
+            return _plain(404, f"there is no user {name!r}")
+        await run_in_threadpool(lambda: store.disable_user(desk.engine, name, by=session.user,
+                                                           address=address(request)))  # else 409, as DeskError
+        disabled = next(a for a in await run_in_threadpool(store.list_users, desk.engine) if a.name == name)
+        return JSONResponse(account_json(disabled))
 
     async def api_nothing(request: Request, session: store.Session) -> Response:
         return _plain(404, "no such API path")
@@ -493,6 +530,9 @@ def create_app(desk: Desk) -> ASGIApp:
         Route("/api/filings/{filing}/files/{name}", api(api_file), methods=["GET"]),
         Route("/api/filings/{filing}/letters/{name}", api(api_letter), methods=["GET"]),
         Route("/api/filings/{filing}/reverify", api(api_reverify, changes=True), methods=["POST"]),
+        Route("/api/users", api(api_users, admin=True), methods=["GET"]),
+        Route("/api/users", api(api_user_add, changes=True, admin=True), methods=["POST"]),
+        Route("/api/users/{name:path}/disable", api(api_user_disable, changes=True, admin=True), methods=["POST"]),
         Route("/api/{rest:path}", api(api_nothing), methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/login", login_form, methods=["GET"]),
