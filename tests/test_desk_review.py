@@ -11,8 +11,12 @@ import re
 
 import pytest
 from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
+from rulegen.cli import app
+from rulegen.filing.register import entries, report_rows
 from rulegen.filing.register_store import open_register
+from rulegen.render.register_page import register_page
 from rulegen.filing.verify import load_trust_roots
 from rulegen.render.letter import Letter, letter_html, letter_pdf
 from rulegen.web.desk import store
@@ -64,6 +68,7 @@ def desk(tmp_path, pki):
     made = Desk(engine=engine, archive=tmp_path / "archive", roots=load_trust_roots(trusted),
                 reproduce=factory.reproduce, trust_loader=lambda: load_trust_roots(trusted))
     made.trusted_paths = trusted  # the test adds a root "today"
+    made.database = tmp_path / "desk.sqlite"
     yield made
     engine.dispose()
 
@@ -251,6 +256,17 @@ def test_the_queue_shows_the_verdict_of_the_latest_verification_and_keeps_the_on
     assert 'id="diff-untrusted"' not in page  # both revisions verified now
     history = re.search(r'<table id="revisions">(.*?)</table>', web.get(f"/filings/{three}").text, re.S).group(1)
     assert "(NOT TRUSTED when received)" in history
+    # the register's entry too: its status on receipt kept, the current one the re-verification's
+    entry = next(e for e in entries(desk.engine) if e["entry"] == again["register_entry"])
+    assert (entry["status"], entry["trust"], entry["current_status"]) == ("untrusted", "not trusted", "verified")
+    assert entry["rechecked"]["by"] == "desk user ana" and entry["rechecked"]["trust"] == "trusted"
+    listed = CliRunner().invoke(app, ["register", "list", "--db", str(desk.database)])
+    assert re.search(rf"^{again['register_entry']} .* verified \(received untrusted\)", listed.stdout, re.M), \
+        listed.stdout
+    page = register_page(report_rows(desk.engine))
+    row = re.search(rf'<tr class="verified">\s*<td><a href="#entry-{again["register_entry"]}">.*?</tr>', page,
+                    re.S)
+    assert row and "verified again" in row.group(0) and "intact, signer not trusted when received" in row.group(0)
 
     rules = next(f for f in again["files"] if f["name"] == "rules.pdf")
     stored = desk.archive / rules["sha256"][:2] / rules["sha256"]
@@ -261,6 +277,9 @@ def test_the_queue_shows_the_verdict_of_the_latest_verification_and_keeps_the_on
     row = re.search(rf'<a href="/filings/{four["id"]}">.*?</tr>', web.get("/").text, re.S).group(0)
     assert '<span class="FAILED">FAILED</span>' in row
     assert f"filing {four['id']} (revision 4) is FAILED" in web.get(f"/filings/{four['id']}").text
+    entry = next(e for e in entries(desk.engine) if e["entry"] == again["register_entry"])
+    assert (entry["status"], entry["current_status"]) == ("untrusted", "failed")
+    assert "rules.pdf" in entry["rechecked"]["first_problem"]
     events = [e for e in web.get(f"/api/filings/{four['id']}/events").json()["events"] if e["action"] == "reverified"]
     assert [e["detail"].split(",")[0] for e in events] == ["verdict VERIFIED (was NOT TRUSTED)",
                                                            "verdict FAILED (was VERIFIED)"]
