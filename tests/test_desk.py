@@ -361,6 +361,16 @@ def test_the_desk_keeps_its_queue_and_events_in_postgresql(tmp_path, pki, filing
         assert [(e["action"], e["user"]) for e in events] == [("uploaded", "ana"), ("returned", "sam"),
                                                               ("letter", "sam")]
         assert_events_are_append_only(engine)
+
+        # the queue's pages, search and date filter in PostgreSQL's SQL
+        from tests import desk_seed
+
+        desk_seed.seed(engine, 12)  # filings 2 to 13, received one a day from 2027-01-01
+        ids, pages = _walk(analyst, {"limit": "5"})
+        assert ids == list(range(13, 0, -1)) and [len(p["filings"]) for p in pages] == [5, 5, 3]
+        assert _walk(analyst, {"q": "OPERATOR 3"})[0] == [12, 5]  # seeded 10 and 3
+        assert _walk(analyst, {"q": "%"})[0] == []
+        assert _walk(analyst, {"from": "2027-01-02", "to": "2027-01-03"})[0] == [4, 3]
     finally:
         engine.dispose()
 
