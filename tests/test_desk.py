@@ -117,7 +117,7 @@ def test_login_sets_a_protected_cookie_and_a_wrong_password_is_401(desk):
     cookie = response.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie and "max-age=" in cookie
     assert "secure" not in cookie  # plain HTTP on 127.0.0.1; under TLS the cookie is Secure
-    assert web.get("/api/filings").json() == {"filings": []}
+    assert web.get("/api/filings").json()["filings"] == []
 
 
 def test_failed_logins_are_limited(desk):
@@ -232,7 +232,7 @@ def test_a_state_change_without_the_csrf_token_is_403(desk, filings):
     assert web.post("/api/filings", files=upload_parts(filings["good"])).status_code == 403
     assert web.post("/api/filings", files=upload_parts(filings["good"]),
                     headers={"X-CSRF-Token": "not-the-token"}).status_code == 403
-    assert web.get("/api/filings").json() == {"filings": []}
+    assert web.get("/api/filings").json()["filings"] == []
     filing_id = upload(web, csrf, filings["good"]).json()["id"]
     # the pages' forms: a note without the form's token changes nothing
     page = web.post(f"/filings/{filing_id}/notes", data={"note": "sneaky"})
@@ -256,7 +256,7 @@ def test_oversized_and_too_many_files_are_413(tmp_path, pki, filings):
         response = web.post("/api/filings", files=[("files", ("filing.zip", bomb.getvalue(), "application/zip"))],
                             headers={"X-CSRF-Token": csrf})
         assert response.status_code == 413
-        assert web.get("/api/filings").json() == {"filings": []}
+        assert web.get("/api/filings").json()["filings"] == []
     finally:
         desk.engine.dispose()
 
@@ -269,7 +269,7 @@ def test_hostile_file_names_are_refused(desk, name):
     response = web.post("/api/filings", files=[("files", (name, b"%PDF-1.7\n", "application/pdf"))],
                         headers={"X-CSRF-Token": csrf})
     assert response.status_code == 400, (name, response.status_code, response.text)
-    assert web.get("/api/filings").json() == {"filings": []}
+    assert web.get("/api/filings").json()["filings"] == []
     assert not (desk.archive.exists() and any(desk.archive.rglob("*")))
 
 
@@ -361,6 +361,16 @@ def test_the_desk_keeps_its_queue_and_events_in_postgresql(tmp_path, pki, filing
         assert [(e["action"], e["user"]) for e in events] == [("uploaded", "ana"), ("returned", "sam"),
                                                               ("letter", "sam")]
         assert_events_are_append_only(engine)
+
+        # the queue's pages, search and date filter in PostgreSQL's SQL
+        from tests import desk_seed
+
+        desk_seed.seed(engine, 12)  # filings 2 to 13, received one a day from 2027-01-01
+        ids, pages = _walk(analyst, {"limit": "5"})
+        assert ids == list(range(13, 0, -1)) and [len(p["filings"]) for p in pages] == [5, 5, 3]
+        assert _walk(analyst, {"q": "OPERATOR 3"})[0] == [12, 5]  # seeded 10 and 3
+        assert _walk(analyst, {"q": "%"})[0] == []
+        assert _walk(analyst, {"from": "2027-01-02", "to": "2027-01-03"})[0] == [4, 3]
     finally:
         engine.dispose()
 
@@ -407,3 +417,86 @@ def test_an_analyst_deciding_through_the_page_is_refused_and_archived_bytes_are_
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert not [p for p in desk.archive.rglob(".incoming-*")]
 
+
+
+# --- the queue, a page at a time ------------------------------------------------------------------------------------
+
+def _walk(web: TestClient, params: dict | None = None) -> tuple[list[int], list[dict]]:
+    """Every filing `GET /api/filings` lists, following its `next` links to the end."""
+    answer = web.get("/api/filings", params=params)
+    assert answer.status_code == 200, answer.text
+    pages = [answer.json()]
+    while pages[-1]["next"] is not None:
+        pages.append(web.get(pages[-1]["next"]).json())
+    return [f["id"] for page in pages for f in page["filings"]], pages
+
+
+def test_the_queue_is_paged_and_its_filters_hold_on_every_page(desk):
+    from tests import desk_seed
+
+    rows = desk_seed.seed(desk.engine, 130)  # filings 1 to 130, received one a day from 2027-01-01
+    web = client(desk)
+    login(web, "ana")
+    first = web.get("/api/filings").json()
+    assert first["total"] == 130 and first["limit"] == 50 and first["previous"] is None
+    assert [f["id"] for f in first["filings"]] == list(range(130, 80, -1))
+    assert web.get("/api/filings").headers["link"] == ('</api/filings>; rel="first", '
+                                                       '</api/filings?before=81>; rel="next"')
+    ids, pages = _walk(web)
+    assert ids == list(range(130, 0, -1)) and [len(p["filings"]) for p in pages] == [50, 50, 30]
+    assert web.get(pages[1]["previous"]).json()["filings"] == first["filings"]
+    assert web.get(pages[2]["previous"]).json()["filings"] == pages[1]["filings"]
+
+    def matching(test) -> list[int]:
+        return sorted((n + 1 for n, row in enumerate(rows) if test(row)), reverse=True)
+
+    # a search (any case) and a filter together, two to a page: each page keeps both, the total is theirs
+    wanted = matching(lambda r: r["jurisdiction"] == "NJ" and "operator 3" in r["operator"].lower())
+    ids, pages = _walk(web, {"jurisdiction": "NJ", "q": "OPERATOR 3", "limit": "2"})
+    assert wanted and ids == wanted and {p["total"] for p in pages} == {len(wanted)}
+    assert all("jurisdiction=NJ" in p["next"] and "q=OPERATOR+3" in p["next"] and "limit=2" in p["next"]
+               for p in pages[:-1])
+    assert _walk(web, {"status": "accepted"})[0] == matching(lambda r: r["status"] == "accepted")
+    assert _walk(web, {"q": "seeded-0003"})[0] == matching(lambda r: r["offering_id"] == "seeded-0003")
+    assert _walk(web, {"from": "2027-01-11", "to": "2027-01-20"})[0] == list(range(20, 10, -1))
+    assert _walk(web, {"q": "%"})[0] == []  # a search is words, not a pattern
+
+    # a filing that arrives while the queue is paged neither repeats a row on the next page nor hides one
+    top = web.get("/api/filings", params={"limit": "10"}).json()
+    desk_seed.seed(desk.engine, 1)
+    after = web.get(top["next"]).json()
+    assert [f["id"] for f in after["filings"]] == list(range(120, 110, -1)) and after["total"] == 131
+
+
+@pytest.mark.parametrize("params", [{"limit": "0"}, {"limit": "501"}, {"limit": "ten"}, {"before": "x"},
+                                    {"status": "lost"}, {"from": "2027-02-30"}, {"before": "5", "after": "3"},
+                                    {"q": "x" * 201}])
+def test_a_queue_request_it_cannot_read_is_400_and_says_why(desk, params):
+    web = client(desk)
+    login(web, "ana")
+    answer = web.get("/api/filings", params=params)
+    assert answer.status_code == 400 and answer.json()["error"]
+    page = web.get("/", params=params)
+    assert page.status_code == 400 and "The queue cannot show that" in page.text
+
+
+def test_the_queue_page_shows_one_page_with_links_that_keep_the_filters(desk):
+    from tests import desk_seed
+
+    desk_seed.seed(desk.engine, 130)
+    web = client(desk)
+    login(web, "ana")
+    page = web.get("/")
+    assert "Filings 1–50 of 130, newest first." in page.text
+    assert len(re.findall(r'<td><a href="/filings/\d+">', page.text)) == 50
+    assert '<a href="/?before=81" rel="next" class="older">' in page.text and 'rel="prev"' not in page.text
+    filtered = web.get("/", params={"jurisdiction": "PA", "status": "received", "limit": "5"})
+    # PA is every third filing from the first, received every fifth: one in fifteen, 9 of 130
+    wanted = [n + 1 for n in range(130) if n % 15 == 0][::-1]
+    assert len(wanted) == 9 and "Filings 1–5 of 9, newest first." in filtered.text
+    older = re.search(r'<a href="([^"]+)" rel="next"', filtered.text)
+    assert older and older.group(1) == f"/?status=received&amp;jurisdiction=PA&amp;limit=5&amp;before={wanted[4]}"
+    second = web.get(older.group(1).replace("&amp;", "&"))
+    assert "Filings 6–9 of 9, newest first." in second.text and 'rel="next"' not in second.text
+    assert '<option value="PA" selected>' in second.text
+    assert '<input type="hidden" name="limit" value="5">' in second.text

@@ -247,3 +247,57 @@ def test_an_admin_adds_an_analyst_who_is_refused_what_is_not_theirs(server, tmp_
         assert analyst.find_elements(By.ID, "reverify")  # but verifying again is anyone's
     finally:
         analyst.quit()
+
+
+def test_the_queue_is_paged_and_a_filter_holds_from_page_to_page(server, tmp_path):
+    """With 130 filings recorded, the queue shows 50, then the next 50 by its link; a jurisdiction and a search
+    chosen in the form hold on the pages that follow, and the way back leads to the page before."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from rulegen.filing.register_store import open_register
+    from tests import desk_seed
+
+    url, _filing, browser = server
+    engine = open_register(str(tmp_path / "desk.sqlite"))  # the served desk's database, written beside it
+    try:
+        rows = desk_seed.seed(engine, 130)
+    finally:
+        engine.dispose()
+
+    def shown(driver) -> list[int]:
+        return [int(a.text) for a in driver.find_elements(By.CSS_SELECTOR, "#queue tbody td:first-child a")]
+
+    driver = chromium(tmp_path, browser)
+    try:
+        log_in(driver, url, "sam")
+        assert shown(driver) == list(range(130, 80, -1))
+        assert driver.find_element(By.ID, "pager-top").text.startswith("Filings 1–50 of 130, newest first.")
+        driver.find_element(By.CSS_SELECTOR, "#pager-bottom a.older").click()
+        WebDriverWait(driver, 20).until(expected_conditions.text_to_be_present_in_element(
+            (By.ID, "pager-top"), "Filings 51–100 of 130"))
+        assert shown(driver) == list(range(80, 30, -1))
+
+        driver.find_element(By.CSS_SELECTOR, "select[name=jurisdiction] option[value='NJ']").click()
+        driver.find_element(By.CSS_SELECTOR, "input[name=q]").send_keys("operator 2")
+        driver.find_element(By.ID, "filter").click()
+        wanted = [n + 1 for n, row in enumerate(rows) if row["jurisdiction"] == "NJ"
+                  and row["operator"].startswith("Operator 2 ")][::-1]
+        WebDriverWait(driver, 20).until(expected_conditions.text_to_be_present_in_element(
+            (By.ID, "pager-top"), f"of {len(wanted)}, newest first"))
+        assert shown(driver) == wanted  # the filter starts again from the newest
+        assert "before=" not in driver.current_url
+
+        driver.get(url + "/?jurisdiction=NJ&q=operator+2&limit=2")
+        driver.find_element(By.CSS_SELECTOR, "#pager-top a.older").click()
+        WebDriverWait(driver, 20).until(expected_conditions.text_to_be_present_in_element(
+            (By.ID, "pager-top"), f"Filings 3–4 of {len(wanted)}"))
+        assert shown(driver) == wanted[2:4]
+        assert driver.find_element(By.CSS_SELECTOR, "input[name=q]").get_attribute("value") == "operator 2"
+        driver.find_element(By.CSS_SELECTOR, "#pager-top a.newer").click()
+        WebDriverWait(driver, 20).until(expected_conditions.text_to_be_present_in_element(
+            (By.ID, "pager-top"), f"Filings 1–2 of {len(wanted)}"))
+        assert shown(driver) == wanted[:2]
+    finally:
+        driver.quit()

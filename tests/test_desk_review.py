@@ -1,7 +1,8 @@
 """The desk's review of a filing beyond the queue (rulegen/web/desk/review.py): the letter a decision writes to the
 operator (the product's renderer, archived, downloadable, an event), re-verification with today's trust roots (a
 button, recorded, the new verdict shown), the revision history and the diff with the mathematics (a failed
-filing's changes marked untrusted), and user management in the browser's forms (admin only, CSRF, events)."""
+filing's changes marked untrusted), the current verdict after a re-verification, and user management in the
+browser's forms and as JSON (admin only, CSRF, events)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ import re
 
 import pytest
 from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
+from rulegen.cli import app
+from rulegen.filing.register import entries, report_rows
 from rulegen.filing.register_store import open_register
+from rulegen.render.register_page import register_page
 from rulegen.filing.verify import load_trust_roots
 from rulegen.render.letter import Letter, letter_html, letter_pdf
 from rulegen.web.desk import store
@@ -36,7 +41,8 @@ def other_pki(tmp_path_factory) -> dict:
 @pytest.fixture(scope="module")
 def filings(tmp_path_factory, pki, other_pki) -> dict:
     """Revisions 3 and 4 of one offering (4 adds the Five Card Bonus), a revision 5 whose sign is not the one it
-    was built with (it fails), and a filing signed under the authority the desk does not trust yet."""
+    was built with (it fails), a filing signed under the authority the desk does not trust yet, and revision 4
+    signed under that authority too."""
     root = tmp_path_factory.mktemp("review-filings")
     bonus = "five_card_bonus:\n  minimum: 1\n  maximum: 25\n  paytable: standard\n"
     assert bonus in factory.OFFERING
@@ -46,7 +52,8 @@ def filings(tmp_path_factory, pki, other_pki) -> dict:
             "four": factory.build(root / "four", pki, text=four).parent,
             "five": factory.build(root / "five", pki, text=five).parent,
             "elsewhere": factory.build(root / "elsewhere", other_pki,
-                                       text=factory.OFFERING.replace("filing-test-pa", "elsewhere-pa")).parent}
+                                       text=factory.OFFERING.replace("filing-test-pa", "elsewhere-pa")).parent,
+            "four_elsewhere": factory.build(root / "four-elsewhere", other_pki, text=four).parent}
     (made["five"] / "signage.pdf").write_bytes(b"%PDF-1.7 another sign\n%%EOF\n")
     return made
 
@@ -61,6 +68,7 @@ def desk(tmp_path, pki):
     made = Desk(engine=engine, archive=tmp_path / "archive", roots=load_trust_roots(trusted),
                 reproduce=factory.reproduce, trust_loader=lambda: load_trust_roots(trusted))
     made.trusted_paths = trusted  # the test adds a root "today"
+    made.database = tmp_path / "desk.sqlite"
     yield made
     engine.dispose()
 
@@ -216,3 +224,110 @@ def test_an_admin_adds_and_disables_users_in_the_browser_and_others_are_refused(
     assert changes == [("user-disabled", "ada", "kim", "192.0.2.20"),
                        ("user-added", "ada", "kim, role supervisor", "192.0.2.20"),
                        ("user-added", "ada", "<b>x</b>, role supervisor", "192.0.2.20")]
+
+
+def test_the_queue_shows_the_verdict_of_the_latest_verification_and_keeps_the_one_on_receipt(desk, filings, other_pki):
+    """Revision 4 arrives signed under an authority the desk does not trust yet: NOT TRUSTED, and its diff against
+    revision 3 untrusted. Once the agency trusts that authority, verifying it again makes it VERIFIED in the
+    queue, on its page, in the revision history and for the diff's trust, while the verdict on receipt stays
+    recorded beside it; a later re-verification that fails (a file changed in the archive) shows FAILED."""
+    web = client(desk)
+    csrf = login(web, "ana")
+    three = upload(web, csrf, filings["three"]).json()["id"]
+    four = upload(web, csrf, filings["four_elsewhere"]).json()
+    assert four["verdict"] == "NOT TRUSTED"
+    listed = {f["id"]: f for f in web.get("/api/filings").json()["filings"]}
+    assert (listed[four["id"]]["current_verdict"], listed[four["id"]]["verified_again_at"]) == ("NOT TRUSTED", None)
+    page = web.get(f"/filings/{four['id']}").text
+    assert f"filing {four['id']} (revision 4) is NOT TRUSTED" in page and 'id="received-verdict"' not in page
+
+    desk.trusted_paths.append(other_pki["ca"])
+    again = web.post(f"/api/filings/{four['id']}/reverify", headers={"X-CSRF-Token": csrf}).json()
+    assert (again["verdict"], again["current_verdict"]) == ("NOT TRUSTED", "VERIFIED")
+    assert again["verified_again_at"] == again["reverifications"][0]["at"]
+    listed = {f["id"]: f for f in web.get("/api/filings").json()["filings"]}
+    assert (listed[four["id"]]["verdict"], listed[four["id"]]["current_verdict"]) == ("NOT TRUSTED", "VERIFIED")
+    assert listed[three]["current_verdict"] == "VERIFIED" and listed[three]["verified_again_at"] is None
+    row = re.search(rf'<a href="/filings/{four["id"]}">.*?</tr>', web.get("/").text, re.S).group(0)
+    assert '<span class="VERIFIED">VERIFIED</span>' in row and "NOT TRUSTED when received" in row
+    page = web.get(f"/filings/{four['id']}").text
+    assert '<strong id="verdict" class="VERIFIED">VERIFIED</strong>' in page
+    assert '<span id="received-verdict">NOT TRUSTED</span>' in page
+    assert 'id="diff-untrusted"' not in page  # both revisions verified now
+    history = re.search(r'<table id="revisions">(.*?)</table>', web.get(f"/filings/{three}").text, re.S).group(1)
+    assert "(NOT TRUSTED when received)" in history
+    # the register's entry too: its status on receipt kept, the current one the re-verification's
+    entry = next(e for e in entries(desk.engine) if e["entry"] == again["register_entry"])
+    assert (entry["status"], entry["trust"], entry["current_status"]) == ("untrusted", "not trusted", "verified")
+    assert entry["rechecked"]["by"] == "desk user ana" and entry["rechecked"]["trust"] == "trusted"
+    listed = CliRunner().invoke(app, ["register", "list", "--db", str(desk.database)])
+    assert re.search(rf"^{again['register_entry']} .* verified \(received untrusted\)", listed.stdout, re.M), \
+        listed.stdout
+    page = register_page(report_rows(desk.engine))
+    row = re.search(rf'<tr class="verified">\s*<td><a href="#entry-{again["register_entry"]}">.*?</tr>', page,
+                    re.S)
+    assert row and "verified again" in row.group(0) and "intact, signer not trusted when received" in row.group(0)
+
+    rules = next(f for f in again["files"] if f["name"] == "rules.pdf")
+    stored = desk.archive / rules["sha256"][:2] / rules["sha256"]
+    stored.chmod(0o644)
+    stored.write_bytes(stored.read_bytes() + b"\n%tampered\n")
+    failed = web.post(f"/api/filings/{four['id']}/reverify", headers={"X-CSRF-Token": csrf}).json()
+    assert (failed["verdict"], failed["current_verdict"]) == ("NOT TRUSTED", "FAILED")
+    row = re.search(rf'<a href="/filings/{four["id"]}">.*?</tr>', web.get("/").text, re.S).group(0)
+    assert '<span class="FAILED">FAILED</span>' in row
+    assert f"filing {four['id']} (revision 4) is FAILED" in web.get(f"/filings/{four['id']}").text
+    entry = next(e for e in entries(desk.engine) if e["entry"] == again["register_entry"])
+    assert (entry["status"], entry["current_status"]) == ("untrusted", "failed")
+    assert "rules.pdf" in entry["rechecked"]["first_problem"]
+    events = [e for e in web.get(f"/api/filings/{four['id']}/events").json()["events"] if e["action"] == "reverified"]
+    assert [e["detail"].split(",")[0] for e in events] == ["verdict VERIFIED (was NOT TRUSTED)",
+                                                           "verdict FAILED (was VERIFIED)"]
+
+
+def test_user_management_as_json_is_an_admins_and_mirrors_the_pages(desk):
+    """`GET /api/users`, `POST /api/users`, `POST /api/users/{name}/disable`: 401 without a session, 403 for an
+    analyst or a supervisor and for a change without the CSRF header, nothing changed by a refusal; an admin adds
+    and disables a user, each an event, as on the /users page."""
+    nobody = client(desk)
+    new = {"name": "kim", "role": "supervisor", "password": PASSWORD}
+    assert nobody.get("/api/users").status_code == 401
+    assert nobody.post("/api/users", json=new).status_code == 401
+    assert nobody.post("/api/users/ana/disable").status_code == 401
+    for name in ("ana", "sam"):
+        web = client(desk)
+        csrf = login(web, name)
+        assert web.get("/api/users").status_code == 403
+        refused = web.post("/api/users", json=new, headers={"X-CSRF-Token": csrf})
+        assert refused.status_code == 403 and refused.json()["error"] == "only an admin manages the desk's users"
+        assert web.post("/api/users/ana/disable", headers={"X-CSRF-Token": csrf}).status_code == 403
+    admin = client(desk)
+    csrf = login(admin, "ada")
+    assert admin.post("/api/users", json=new).status_code == 403  # no CSRF header
+    assert admin.post("/api/users/ana/disable").status_code == 403
+    assert [(a.name, a.active) for a in store.list_users(desk.engine)] == [("ada", True), ("ana", True),
+                                                                          ("sam", True)]
+
+    listed = admin.get("/api/users").json()
+    assert [(u["name"], u["role"], u["active"]) for u in listed["users"]] == [
+        ("ada", "admin", True), ("ana", "analyst", True), ("sam", "supervisor", True)]
+    header = {"X-CSRF-Token": csrf}
+    assert admin.post("/api/users", json={**new, "role": "owner"}, headers=header).status_code == 400
+    assert admin.post("/api/users", json={**new, "password": "short"}, headers=header).status_code == 400
+    assert admin.post("/api/users", json={"name": "kim"}, headers=header).status_code == 400
+    assert admin.post("/api/users", json={**new, "name": "sam"}, headers=header).status_code == 409
+    added = admin.post("/api/users", json=new, headers=header)
+    assert added.status_code == 201 and added.json()["name"] == "kim" and added.json()["active"] is True
+    kim = client(desk)
+    login(kim, "kim")
+    assert kim.get("/api/filings").status_code == 200
+
+    assert admin.post("/api/users/nobody/disable", headers=header).status_code == 404
+    assert admin.post("/api/users/ada/disable", headers=header).status_code == 409  # not one's own
+    disabled = admin.post("/api/users/kim/disable", headers=header)
+    assert disabled.status_code == 200 and disabled.json() == {**added.json(), "active": False}
+    assert admin.post("/api/users/kim/disable", headers=header).status_code == 409  # already
+    assert kim.get("/api/filings").status_code == 401  # the session ended
+    events = admin.get("/api/users").json()["events"]
+    assert [(e["action"], e["user"], e["detail"]) for e in events][:2] == [
+        ("user-disabled", "ada", "kim"), ("user-added", "ada", "kim, role supervisor")]

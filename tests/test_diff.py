@@ -284,3 +284,74 @@ def test_math_changes_print_enough_digits_to_differ():
     assert set(changes) == {"house_edge", "hit_frequency"}
     assert changes["house_edge"].text == "House edge (per ante, optimal strategy): 3.4123456% → 3.4123457%"
     assert changes["hit_frequency"].text == "Hit frequency (rounds with a net win): 40.0000% → 41.0000%"
+
+
+# --- the payout limit's effect among the mathematics ---------------------------------------------------------------
+
+def test_lowering_the_payout_limit_is_a_change_of_the_mathematics(tmp_path, math_cache):
+    """PA's sample with its limit cut from $100,000 to $50,000 (§ 674a.12(d) lets a limit be set at $50,000 or
+    above; MD's and the house rules' limits are fixed): the diff reports each figure of the limit's effect that
+    moves, as `rulegen math` computes it for each revision, and none that stays. At the maximum ante the lower
+    limit binds more often and removes more per round."""
+    text = (samples_dir() / "pa-five-card-bonus.yaml").read_text(encoding="utf-8")
+    assert "payout_limit:\n  amount: 50000\n" in text and "  version: 1\n" in text
+    sample = tmp_path / "pa-v1.yaml"
+    sample.write_text(text.replace("payout_limit:\n  amount: 50000\n", "payout_limit:\n  amount: 100000\n"),
+                      encoding="utf-8")
+    edited_file = tmp_path / "pa-v2.yaml"
+    edited_file.write_text(text.replace("  version: 1\n", "  version: 2\n"), encoding="utf-8")
+    old, new = _math_json(sample), _math_json(edited_file)
+    result = CliRunner().invoke(app, ["diff", str(sample), str(edited_file), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["math_note"] is None
+    figures = {m["figure"]: m for m in payload["math"]}
+    expected = {}
+    for row_old, row_new in zip(old["payout_cap"]["at"], new["payout_cap"]["at"], strict=True):
+        for key, name in (("probability_cap_binds", "binds"), ("ev_removed_per_round_dollars", "removes")):
+            if row_old[key] != row_new[key]:
+                expected[f"payout_limit_{row_old['which']}_ante_{name}"] = (row_old[key], row_new[key])
+    for row_old, row_new in zip(old["payout_cap"]["bonuses"], new["payout_cap"]["bonuses"], strict=True):
+        for key, name in (("probability_cap_binds", "binds"), ("ev_removed_per_wager_dollars", "removes"),
+                          ("house_edge_with_cap", "house_edge")):
+            if row_old[key] != row_new[key]:
+                expected[f"payout_limit_{row_old['wager']}_{row_old['which']}_{name}"] = (row_old[key], row_new[key])
+    # at the maximum ante the cut binds more often and removes more; the main game's own figures stay
+    assert {"payout_limit_maximum_ante_binds", "payout_limit_maximum_ante_removes"} <= set(expected)
+    assert set(figures) == set(expected)
+    for name, (before, after) in expected.items():
+        assert (figures[name]["old"], figures[name]["new"]) == (before, after)
+    removed = figures["payout_limit_maximum_ante_removes"]
+    assert removed["new"] > removed["old"] > 0
+    assert removed["text"] == (f"Payout limit, maximum ante ($200): expected payout removed per round: "
+                               f"${removed['old']:.4f} → ${removed['new']:.4f}")
+    text_out = CliRunner().invoke(app, ["diff", str(sample), str(edited_file)]).stdout
+    assert "Mathematics (old → new)" in text_out and removed["text"] in text_out
+    assert "No figure of the mathematics changed" not in text_out
+
+
+def test_payout_limit_figures_compared_row_by_row():
+    """From two math reports: a figure that moves is reported, with enough places that a tiny one never reads as
+    nought; a bonus the new limit no longer covers reads "no payout limit"; the same rows give no change."""
+    from rulegen.filing.diff import math_changes
+
+    def report(removed_at_min: float, bonuses: list[dict]) -> dict:
+        return {"payout_cap": {"amount": 3000, "at": [
+            {"ante": 2, "which": "minimum", "probability_cap_binds": 5.3e-07,
+             "ev_removed_per_round_dollars": removed_at_min},
+            {"ante": 10, "which": "maximum", "probability_cap_binds": 3.1e-05, "ev_removed_per_round_dollars": 0.05}],
+            "bonuses": bonuses}}
+
+    bonus = {"wager": "six_card_bonus", "amount": 10, "which": "maximum", "probability_cap_binds": 9.2e-06,
+             "ev_removed_per_wager_dollars": 0.0646, "house_edge_with_cap": 0.2}
+    assert math_changes(report(1.8e-06, [bonus]), report(1.8e-06, [bonus])) == []
+    changes = {c.figure: c for c in math_changes(report(1.8e-06, [bonus]), report(2.7e-04, []))}
+    assert set(changes) == {"payout_limit_minimum_ante_removes", "payout_limit_six_card_bonus_maximum_binds",
+                            "payout_limit_six_card_bonus_maximum_removes",
+                            "payout_limit_six_card_bonus_maximum_house_edge"}
+    assert changes["payout_limit_minimum_ante_removes"].text == (
+        "Payout limit, minimum ante ($2): expected payout removed per round: $0.0000018 → $0.0002700")
+    edge = changes["payout_limit_six_card_bonus_maximum_house_edge"]
+    assert edge.text == ("Payout limit, Six Card Bonus by itself, maximum wager ($10): house edge with the limit: "
+                         "20.0000% → no payout limit")
+    assert edge.new is None

@@ -284,8 +284,8 @@ def test_the_register_schema_is_migrated_once_and_reopens(db):
     for _ in range(2):
         engine = open_register(db)
         with engine.connect() as connection:
-            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
-        assert {"filings", "flags", "register_settings"} <= set(inspect(engine).get_table_names())
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        assert {"filings", "flags", "register_settings", "rechecks"} <= set(inspect(engine).get_table_names())
         engine.dispose()
 
 
@@ -309,6 +309,7 @@ def test_a_register_of_the_first_schema_is_upgraded_and_keeps_its_filings(db):
     [row] = listing(db)
     assert row["path"] == "old/rules.pdf" and row["status"] == "verified"
     assert (row["pades_level"], row["timestamp"], row["revocation"]) == (None, None, None)
+    assert (row["current_status"], row["rechecked"]) == ("verified", None)  # never verified again
 
 
 def test_an_unusable_register_exits_2(tmp_path):

@@ -62,6 +62,10 @@ def _table(rows: list[dict]) -> str:
                                "first problem")]]
     for row in rows:
         values = {**row, "flags": ",".join(f["kind"] for f in row["flags"]) or "-"}
+        if row["rechecked"] is not None:  # the current status, the one on receipt beside it where it differs
+            values["status"] = row["current_status"] + (f" (received {row['status']})"
+                                                         if row["current_status"] != row["status"] else " (again)")
+            values["first_problem"] = row["rechecked"]["first_problem"]
         cells.append([_cut(printable_line("-" if values[c] is None else str(values[c])), 60) for c in columns])
     widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
     return "\n".join("  ".join(value.ljust(widths[i]) for i, value in enumerate(line)).rstrip() for line in cells)
@@ -199,7 +203,12 @@ def register(app: typer.Typer) -> None:
             return
         for entry in found:
             typer.echo(printable_line(f"entry {entry['entry']}: {entry['offering_id'] or entry['path']} revision "
-                                      f"{entry['revision']} — {entry['status']}"))
+                                      f"{entry['revision']} — {entry['current_status']}"))
+            if entry["rechecked"] is not None:
+                again = entry["rechecked"]
+                typer.echo(printable_line(f"  verified again: {again['at']} by {again['by'] or 'unknown'}, "
+                                          f"{again['status']} (trust {again['trust'] or '-'}); when received: "
+                                          f"{entry['status']} (trust {entry['trust'] or '-'})"))
             for label in ("received", "path", "operator", "jurisdiction", "effective_date", "signer",
                           "signer_fingerprint", "signing_time", "pades_level", "timestamp", "revocation", "trust",
                           "rules_sha256", "previous_entry",

@@ -39,6 +39,7 @@ from sqlalchemy.exc import IntegrityError
 
 from rulegen.errors import ExitCode, InputError
 from rulegen.filing.manifest import manifest_bytes, sha256
+from rulegen.filing.register_rechecks import latest_rechecks
 from rulegen.filing.register_store import filings, flags, settings, write_lock
 from rulegen.filing.rebuild import Reproducer
 from rulegen.filing.verify import VerifyReport, filing_paths, load_trust_roots, trust_paths, verify_filing
@@ -396,7 +397,7 @@ def _changes_section_problem(previous: Row[Any], report: VerifyReport) -> str | 
 # --- reading -------------------------------------------------------------------------------------------------------
 
 LIST_COLUMNS = ("entry", "received", "offering_id", "revision", "jurisdiction", "operator", "effective_date",
-                "status", "flags", "signer", "first_problem")
+                "status", "flags", "signer", "first_problem", "current_status")
 
 
 def entries(engine: Engine) -> list[dict[str, Any]]:
@@ -404,13 +405,17 @@ def entries(engine: Engine) -> list[dict[str, Any]]:
     with engine.connect() as connection:
         rows = connection.execute(select(filings).order_by(filings.c.id)).mappings().all()
         all_flags = connection.execute(select(flags).order_by(flags.c.id)).mappings().all()
+        latest = latest_rechecks(connection)
     by_filing: dict[int, list[dict[str, Any]]] = {}
     for flag in all_flags:
         by_filing.setdefault(flag["filing_id"], []).append(Flag(flag["kind"], flag["message"]).to_json())
-    return [_entry(row, by_filing.get(row["id"], [])) for row in rows]
+    return [_entry(row, by_filing.get(row["id"], []), recheck=latest.get(row["id"])) for row in rows]
 
 
-def _entry(row: Any, entry_flags: list[dict[str, Any]], *, full: bool = False) -> dict[str, Any]:
+def _entry(row: Any, entry_flags: list[dict[str, Any]], *, full: bool = False,
+           recheck: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An entry as the listing shows it; `status` and `trust` are the verdict on receipt, `current_status` the
+    latest re-verification's (`rechecked`: when, by whom, its status, trust and first problem), else the same."""
     entry = {
         "entry": row["id"],
         "received": _iso(row["received_at"]),
@@ -435,6 +440,8 @@ def _entry(row: Any, entry_flags: list[dict[str, Any]], *, full: bool = False) -
         "offering_sha256": row["offering_sha256"],
         "findings": {"errors": row["errors"], "warnings": row["warnings"], "notes": row["notes"]},
         "previous_entry": row["previous_id"],
+        "current_status": recheck["status"] if recheck is not None else row["status"],
+        "rechecked": None if recheck is None else {**recheck, "at": _iso(recheck["at"])},
     }
     if full:
         entry["signer_subject"] = row["signer_subject"]
@@ -457,11 +464,13 @@ def show(engine: Engine, key: str) -> list[dict[str, Any]]:
         else:
             query = query.where(filings.c.offering_id == key)
         rows = connection.execute(query.order_by(filings.c.revision, filings.c.id)).mappings().all()
+        latest = latest_rechecks(connection, [row["id"] for row in rows])
         found = []
         for row in rows:
             entry_flags = connection.execute(select(flags).where(flags.c.filing_id == row["id"])
                                              .order_by(flags.c.id)).mappings().all()
-            found.append(_entry(row, [Flag(f["kind"], f["message"]).to_json() for f in entry_flags], full=True))
+            found.append(_entry(row, [Flag(f["kind"], f["message"]).to_json() for f in entry_flags], full=True,
+                                recheck=latest.get(row["id"])))
     if not found:
         raise InputError(f"{key}: no such entry in the register", exit_code=ExitCode.INVALID)
     return found
@@ -475,19 +484,28 @@ def _number(digits: str) -> int:
 
 # --- the reviewer's page ------------------------------------------------------------------------------------------
 
+def _page_status(status: str) -> str:
+    # Not verified; the page (render/register_page.py) names five statuses, and its first-problem column says why:
+    # the filing was not reproduced (integrity only) or cannot be reproduced here.
+    return "failed" if status in ("intact", "unreproducible") else status
+
+
 def report_rows(engine: Engine) -> dict[str, Any]:
     """Everything the reviewer's page shows, as plain data (render/register_page.py lays it out): every entry in
     full, the counts by status, how many are flagged, the register's jurisdiction."""
     rows = []
     with engine.connect() as connection:
+        latest = latest_rechecks(connection)
         for row in connection.execute(select(filings).order_by(filings.c.id)).mappings().all():
             entry_flags = connection.execute(select(flags).where(flags.c.filing_id == row["id"])
                                              .order_by(flags.c.id)).mappings().all()
-            entry = _entry(row, [Flag(f["kind"], f["message"]).to_json() for f in entry_flags], full=True)
-            if entry["status"] in ("intact", "unreproducible"):
-                # Not verified; the page (render/register_page.py) names five statuses, and its first-problem
-                # column says why: the filing was not reproduced (integrity only) or cannot be reproduced here.
-                entry["status"] = "failed"
+            entry = _entry(row, [Flag(f["kind"], f["message"]).to_json() for f in entry_flags], full=True,
+                           recheck=latest.get(row["id"]))
+            # The page shows the current status (the latest re-verification's), the one on receipt beside it.
+            entry["received_status"] = _page_status(entry["status"])
+            entry["status"] = _page_status(entry["current_status"])
+            if entry["rechecked"] is not None:
+                entry["first_problem"] = entry["rechecked"]["first_problem"]
             rows.append(entry)
     return {"rows": rows, "jurisdiction": register_jurisdiction(engine),
             "totals": {status: sum(1 for r in rows if r["status"] == status)

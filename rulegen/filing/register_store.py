@@ -96,6 +96,18 @@ flags = Table(
     Column("message", Text, nullable=False),
 )
 
+rechecks = Table(  # migration 0004: each re-verification of an entry; the entry keeps its verdict on receipt
+    "rechecks", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("filing_id", Integer, ForeignKey("filings.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("by", Text),  # who asked for it: the desk's user
+    Column("status", String(16), nullable=False),
+    Column("trust", String(16)),
+    Column("first_problem", Text),
+    Column("checks", Text, nullable=False),  # JSON: every check of the re-verification
+)
+
 
 def default_location() -> str:
     """RULEGEN_REGISTER_DB when set, else register.sqlite in the user's data folder."""

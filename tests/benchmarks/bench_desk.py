@@ -8,8 +8,9 @@ happens), measured from outside through its JSON API and its pages.
    own product standing in for the pipeline's renderer, as in the register benchmark: the measure is the desk's and
    verify's own work. A real filing's reproduction is a whole build (20 to 40 s on two cores) and adds that per
    filing.
-2. The queue page (`GET /`) and `GET /api/filings` with 5,000 filings recorded: the rows are inserted into the
-   desk's tables directly, each carrying a report copied from a real upload of step 1.
+2. The queue page (`GET /`: its first page, a page in the middle, a search with a filter) and `GET /api/filings`
+   with 5,000 filings recorded, and every filing read through the API's pages: the rows are inserted into the desk's
+   tables directly, each carrying a report copied from a real upload of step 1.
 
 Run: PYTHONPATH=. .venv/bin/python tests/benchmarks/bench_desk.py [--count 50] [--queue 5000] [--repeat 5]
 """
@@ -184,7 +185,12 @@ def main() -> None:
               f"(each with a real report of {len(json.dumps(json.loads(kept))):,} characters)")
         with Served(queue_db, work / "archive", pki["ca"], work / "serve-queue.log") as served:
             web, _csrf = session(served.url)
-            for label, path in (("queue page GET /", "/"), ("GET /api/filings", "/api/filings")):
+            middle = options.queue // 2
+            for label, path in (("queue page GET / (its first page)", "/"),
+                                (f"queue page GET /?before={middle} (a page in the middle)", f"/?before={middle}"),
+                                ("queue page searched and filtered GET /?q=operator+7&jurisdiction=PA",
+                                 "/?q=operator+7&jurisdiction=PA"),
+                                ("GET /api/filings (its first page)", "/api/filings")):
                 times, size = [], 0
                 for _ in range(options.repeat):
                     began = time.perf_counter()
@@ -194,6 +200,14 @@ def main() -> None:
                     size = len(response.content)
                 print(f"{label} with {options.queue:,} filings: median {statistics.median(times):.2f} s, best "
                       f"{min(times):.2f} s of {options.repeat} ({size:,} bytes)")
+            began, pages, listed = time.perf_counter(), 0, 0
+            link: str | None = "/api/filings?limit=500"
+            while link is not None:  # the whole queue through the API's next links, as another system reads it
+                answer = web.get(link).json()
+                pages, listed, link = pages + 1, listed + len(answer["filings"]), answer["next"]
+            assert listed == options.queue, listed
+            print(f"every filing through GET /api/filings?limit=500 and its next links: {listed:,} filings in "
+                  f"{pages} pages, {time.perf_counter() - began:.2f} s")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

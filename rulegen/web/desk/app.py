@@ -30,7 +30,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulegen.filing.rebuild import Reproducer
-from rulegen.web.desk import intake, review, store
+from rulegen.web.desk import intake, queue, review, store
 from rulegen.web.desk.words import PLAIN, STATUS_WORDS
 
 COOKIE = "rulegen_desk"
@@ -189,7 +189,8 @@ def create_app(desk: Desk) -> ASGIApp:
 
     Handler = Callable[[Request, store.Session], Awaitable[Response]]
 
-    def api(handler: Handler, *, changes: bool = False, decides: bool = False) -> Callable[[Request], Any]:
+    def api(handler: Handler, *, changes: bool = False, decides: bool = False,
+            admin: bool = False) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             session = await session_of(request)
             if session is None:
@@ -198,6 +199,8 @@ def create_app(desk: Desk) -> ASGIApp:
                 return _plain(403, "a change needs the session's X-CSRF-Token header")
             if decides and not session.user.decides:
                 return _plain(403, "only a supervisor records a decision")
+            if admin and session.user.role != "admin":
+                return _plain(403, "only an admin manages the desk's users")
             try:
                 return await handler(request, session)
             except intake.UploadRefused as exc:
@@ -239,9 +242,17 @@ def create_app(desk: Desk) -> ASGIApp:
         return response
 
     async def api_filings(request: Request, session: store.Session) -> Response:
-        rows = await run_in_threadpool(lambda: store.list_filings(
-            desk.engine, status=request.query_params.get("status"), assignee=request.query_params.get("assignee")))
-        return JSONResponse({"filings": rows})
+        try:
+            query = queue.QueueQuery.from_params(request.query_params)
+        except queue.BadQuery as exc:
+            return _plain(400, str(exc))
+        shown = await run_in_threadpool(queue.queue_page, desk.engine, query)
+        links = shown.links("/api/filings")
+        link_header = ", ".join(f'<{links[rel]}>; rel="{rel if rel != "previous" else "prev"}"'
+                                for rel in ("first", "previous", "next") if links[rel] is not None)
+        return JSONResponse({"filings": shown.filings, "total": shown.total, "limit": query.limit,
+                             "first": links["first"], "previous": links["previous"], "next": links["next"]},
+                            headers={"link": link_header})
 
     async def api_upload(request: Request, session: store.Session) -> Response:
         found = await read_upload(request, False, session)
@@ -313,6 +324,40 @@ def create_app(desk: Desk) -> ASGIApp:
         filing_id, name = filing_id_of(request), request.path_params["name"]
         return download(filing_id, name, await run_in_threadpool(store.filing_file, desk.engine, filing_id, name))
 
+    def account_json(account: store.Account) -> dict[str, Any]:
+        return {"name": account.name, "role": account.role, "active": account.active,
+                "created_at": account.created_at}
+
+    async def api_users(request: Request, session: store.Session) -> Response:
+        accounts = await run_in_threadpool(store.list_users, desk.engine)
+        changes = await run_in_threadpool(store.user_events, desk.engine)
+        return JSONResponse({"users": [account_json(a) for a in accounts], "events": changes})
+
+    async def api_user_add(request: Request, session: store.Session) -> Response:
+        body = await json_body(request)
+        fields = [body.get("name"), body.get("role"), body.get("password")]
+        if not all(isinstance(value, str) for value in fields):
+            return _plain(400, 'give {"name": NAME, "role": ROLE, "password": PASSWORD} as JSON')
+        name, role, password = (str(value) for value in fields)
+        if any(a.name == name.strip() for a in await run_in_threadpool(store.list_users, desk.engine)):
+            return _plain(409, f"nobody was added: there is already a user {name.strip()!r}")
+        try:
+            await run_in_threadpool(lambda: store.add_user(desk.engine, name, role, password, by=session.user,
+                                                           address=address(request)))
+        except store.DeskError as exc:
+            return _plain(400, f"nobody was added: {exc}")
+        added = next(a for a in await run_in_threadpool(store.list_users, desk.engine) if a.name == name.strip())
+        return JSONResponse(account_json(added), status_code=201)
+
+    async def api_user_disable(request: Request, session: store.Session) -> Response:
+        name = request.path_params["name"]
+        if not any(a.name == name for a in await run_in_threadpool(store.list_users, desk.engine)):
+            return _plain(404, f"there is no user {name!r}")
+        await run_in_threadpool(lambda: store.disable_user(desk.engine, name, by=session.user,
+                                                           address=address(request)))  # else 409, as DeskError
+        disabled = next(a for a in await run_in_threadpool(store.list_users, desk.engine) if a.name == name)
+        return JSONResponse(account_json(disabled))
+
     async def api_nothing(request: Request, session: store.Session) -> Response:
         return _plain(404, "no such API path")
 
@@ -375,12 +420,14 @@ def create_app(desk: Desk) -> ASGIApp:
         response.delete_cookie(COOKIE, path="/")
         return response
 
-    async def queue(request: Request, session: store.Session) -> Response:
-        status = request.query_params.get("status") or None
-        assignee = request.query_params.get("assignee") or None
-        rows = await run_in_threadpool(lambda: store.list_filings(desk.engine, status=status, assignee=assignee))
+    async def queue_page(request: Request, session: store.Session) -> Response:
+        try:
+            query = queue.QueueQuery.from_params(request.query_params)
+        except queue.BadQuery as exc:
+            return page(request, "error.html", 400, session=session, message=f"The queue cannot show that: {exc}.")
+        shown = await run_in_threadpool(queue.queue_page, desk.engine, query)
         names = await run_in_threadpool(store.user_names, desk.engine)
-        return page(request, "queue.html", session=session, filings=rows, status=status, assignee=assignee,
+        return page(request, "queue.html", session=session, shown=shown, query=query, links=shown.links("/"),
                     names=names)
 
     async def upload(request: Request, session: store.Session) -> Response:
@@ -485,12 +532,15 @@ def create_app(desk: Desk) -> ASGIApp:
         Route("/api/filings/{filing}/files/{name}", api(api_file), methods=["GET"]),
         Route("/api/filings/{filing}/letters/{name}", api(api_letter), methods=["GET"]),
         Route("/api/filings/{filing}/reverify", api(api_reverify, changes=True), methods=["POST"]),
+        Route("/api/users", api(api_users, admin=True), methods=["GET"]),
+        Route("/api/users", api(api_user_add, changes=True, admin=True), methods=["POST"]),
+        Route("/api/users/{name:path}/disable", api(api_user_disable, changes=True, admin=True), methods=["POST"]),
         Route("/api/{rest:path}", api(api_nothing), methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/login", login_form, methods=["GET"]),
         Route("/login", login_post, methods=["POST"]),
         Route("/logout", on_page(logout, changes=True), methods=["POST"]),
-        Route("/", on_page(queue), methods=["GET"]),
+        Route("/", on_page(queue_page), methods=["GET"]),
         Route("/filings", on_page(upload), methods=["POST"]),  # multipart: its CSRF field is read with the files
         Route("/filings/{filing}", on_page(filing_page), methods=["GET"]),
         Route("/filings/{filing}/notes", on_page(note_post, changes=True), methods=["POST"]),

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from rulegen.filing.rebuild import Reproducer
+from rulegen.filing.register_rechecks import record_recheck, recheck_of
 from rulegen.render.letter import Letter, letter_pdf
 from rulegen.web.desk import intake, store
 from rulegen.web.desk.words import PLAIN
@@ -79,7 +80,8 @@ def decide(engine: Engine, archive: Path, filing_id: int, *, user: store.User, a
 
 def reverify(engine: Engine, archive: Path, filing_id: int, *, user: store.User, address: str | None,
              roots: Callable[[], list[Any]], reproduce: Reproducer) -> str:
-    """Verify the archived files again, in full, with the trust roots as they are now; record it. The verdict."""
+    """Verify the archived files again, in full, with the trust roots as they are now; record it, on the desk and
+    beside the filing's register entry (whose verdict on receipt stays). The verdict."""
     entry = store.get_filing(engine, filing_id)
     if entry is None:
         raise LookupError(filing_id)
@@ -91,16 +93,22 @@ def reverify(engine: Engine, archive: Path, filing_id: int, *, user: store.User,
         found[item["name"]] = data
     today = roots()
     if damaged:
+        problem = "the archive no longer holds the bytes received: changed since: " + ", ".join(damaged)
         summary: dict[str, Any] = {"verdict": "FAILED: the archive no longer holds the bytes received",
                                    "checks": [{"name": "archive", "ok": False, "warning": False, "status": "FAIL",
                                                "detail": "changed since they were received: " + ", ".join(damaged)}]}
         verdict = "FAILED"
+        kept: dict[str, Any] = {"status": "failed", "trust": None, "first_problem": problem,
+                "checks": [{"name": "archive", "status": "FAIL", "detail": problem}]}
     else:
         report = intake.verify_files(found, roots=today, reproduce=reproduce,
                                      shown=f"desk filing {filing_id}/rules.pdf")
         verdict, summary = intake.summary_of(report)
+        kept = recheck_of(report)
+    if entry.get("register_entry") is not None:  # the register's entry shows the current verdict too
+        record_recheck(engine, entry["register_entry"], by=f"desk user {user.name}", **kept)
     store.add_verification(engine, filing_id, user=user, address=address, verdict=verdict, report=summary,
-                           trust_roots=len(today), was=entry["verdict"])
+                           trust_roots=len(today), was=entry["current_verdict"])
     return verdict
 
 
@@ -108,7 +116,8 @@ def revision_diff(engine: Engine, archive: Path, entry: dict[str, Any],
                   history: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The changes and the mathematics from the previous recorded revision of the offering to this filing, read
     from the offerings the two archived rules.pdf carry; None when there is no earlier revision. `trusted` is
-    False unless both filings were verified: then the changes are what a filing claims, not what was proven."""
+    False unless both filings are verified now (their latest verification, a re-verification with today's roots
+    counting): else the changes are what a filing claims, not what was proven."""
     from rulegen.errors import RulegenError
     from rulegen.filing.diff import changes_json, diff_offerings, math_diff, offering_from_path
 
@@ -117,8 +126,8 @@ def revision_diff(engine: Engine, archive: Path, entry: dict[str, Any],
         return None
     older = store.get_filing(engine, previous["id"])
     assert older is not None
-    untrusted = [f"filing {f['id']} (revision {f['revision']}) is {f['verdict']}" for f in (older, entry)
-                 if f["verdict"] != "VERIFIED"]
+    untrusted = [f"filing {f['id']} (revision {f['revision']}) is {f['current_verdict']}" for f in (older, entry)
+                 if f["current_verdict"] != "VERIFIED"]
     shown = {"previous": previous, "trusted": not untrusted, "untrusted": untrusted}
     try:
         offerings = []

@@ -368,11 +368,26 @@ def add_filing(engine: Engine, *, user: User, address: str | None, verdict: str,
     return filing_id
 
 
-def _filing_json(row: Any, names: dict[int, str], *, full: bool = False) -> dict[str, Any]:
+def latest_verifications(connection: Any, filing_ids: list[int]) -> dict[int, Any]:
+    """The latest re-verification of each of the filings (its verdict and when), by filing; none if never."""
+    if not filing_ids:
+        return {}
+    rows = connection.execute(select(verifications.c.filing_id, verifications.c.verdict, verifications.c.at)
+                              .where(verifications.c.filing_id.in_(filing_ids)).order_by(verifications.c.id)).all()
+    return {r.filing_id: r for r in rows}  # the last of each filing's wins
+
+
+def filing_row(row: Any, names: dict[int, str], *, latest: Any = None, full: bool = False) -> dict[str, Any]:
+    """A row of desk_filings as the queue and the API show it (`full`: with its checks, flags and findings).
+
+    `verdict` is the verdict on receipt, never changed; `current_verdict` is the latest re-verification's (with
+    `verified_again_at`), else the one on receipt: what the queue shows and a diff's trust rests on."""
     entry: dict[str, Any] = {
         "id": row.id, "received_at": _iso(row.received_at), "uploaded_by": names.get(row.uploaded_by),
         "status": row.status, "assignee": names.get(row.assignee) if row.assignee else None,
-        "verdict": row.verdict, "verify_status": row.verify_status, "offering_id": row.offering_id,
+        "verdict": row.verdict, "current_verdict": latest.verdict if latest is not None else row.verdict,
+        "verified_again_at": _iso(latest.at) if latest is not None else None,
+        "verify_status": row.verify_status, "offering_id": row.offering_id,
         "revision": row.revision, "jurisdiction": row.jurisdiction, "operator": row.operator, "signer": row.signer,
         "rules_sha256": row.rules_sha256, "register_entry": row.register_entry}
     report = json.loads(row.report)
@@ -388,19 +403,6 @@ def _user_names(connection: Any) -> dict[int, str]:
     return {r.id: r.name for r in connection.execute(select(users.c.id, users.c.name))}
 
 
-def list_filings(engine: Engine, *, status: str | None = None, assignee: str | None = None) -> list[dict[str, Any]]:
-    query = select(filings).order_by(filings.c.id.desc())
-    if status:
-        query = query.where(filings.c.status == status)
-    with engine.connect() as connection:
-        names = _user_names(connection)
-        if assignee:
-            ids = [i for i, n in names.items() if n == assignee]
-            query = query.where(filings.c.assignee.in_(ids))
-        rows = connection.execute(query).all()
-    return [_filing_json(r, names) for r in rows]
-
-
 def get_filing(engine: Engine, filing_id: int) -> dict[str, Any] | None:
     with engine.connect() as connection:
         row = connection.execute(select(filings).where(filings.c.id == filing_id)).first()
@@ -409,7 +411,8 @@ def get_filing(engine: Engine, filing_id: int) -> dict[str, Any] | None:
         names = _user_names(connection)
         stored = connection.execute(select(files.c.name, files.c.sha256, files.c.size)
                                     .where(files.c.filing_id == filing_id).order_by(files.c.name)).all()
-    entry = _filing_json(row, names, full=True)
+        latest = latest_verifications(connection, [filing_id]).get(filing_id)
+    entry = filing_row(row, names, latest=latest, full=True)
     entry["files"] = [{"name": f.name, "sha256": f.sha256, "size": f.size} for f in stored]
     entry["letters"] = filing_letters(engine, filing_id)
     entry["reverifications"] = filing_verifications(engine, filing_id)
@@ -532,13 +535,15 @@ def filing_verifications(engine: Engine, filing_id: int) -> list[dict[str, Any]]
 
 
 def revisions(engine: Engine, offering_id: str) -> list[dict[str, Any]]:
-    """Every filing the desk received of the offering, by revision then arrival."""
+    """Every filing the desk received of the offering, by revision then arrival; `verdict` its current one (the
+    latest re-verification's, else on receipt), `received_verdict` the one on receipt."""
     with engine.connect() as connection:
         rows = connection.execute(
             select(filings.c.id, filings.c.revision, filings.c.received_at, filings.c.verdict, filings.c.status)
             .where(filings.c.offering_id == offering_id).order_by(filings.c.revision, filings.c.id)).all()
-    return [{"id": r.id, "revision": r.revision, "received_at": _iso(r.received_at), "verdict": r.verdict,
-             "status": r.status} for r in rows]
+        latest = latest_verifications(connection, [r.id for r in rows])
+    return [{"id": r.id, "revision": r.revision, "received_at": _iso(r.received_at), "received_verdict": r.verdict,
+             "verdict": latest[r.id].verdict if r.id in latest else r.verdict, "status": r.status} for r in rows]
 
 
 def previous_revision(history: list[dict[str, Any]], filing_id: int, revision: int | None) -> dict[str, Any] | None:
