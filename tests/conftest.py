@@ -113,6 +113,54 @@ def numba_kernels_compiled_once(tmp_path_factory, math_cache):
     yield
 
 
+def _run_folder(tmp_path_factory) -> Path:
+    """The run's own temporary folder, which every parallel worker shares (each worker's is below it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def sample_build(tmp_path_factory, math_cache):
+    """`sample_build(path)`: the published folder of a draft build of the offering at `path` (a bundled sample),
+    built once per run and shared by every test module and every parallel worker that asks for it.
+
+    A draft build renders three PDFs (seconds); tests that read a sample's build, or compare another build with
+    it, share this one. The folder is keyed by the offering's bytes, built under a lock file (a worker asking
+    while another builds waits for it, then reads), and is read-only to the tests: a test that changes a build
+    copies it first. The build runs as `rulegen build` runs by default (its PDFs rendered in parallel
+    processes), whatever RULEGEN_PROCESSES the asking test has set.
+    """
+    import fcntl
+    import hashlib
+    import shutil
+
+    from rulegen import assemble
+    from rulegen.assemble.processes import PROCESSES_ENV
+
+    root = _run_folder(tmp_path_factory) / "sample-builds"
+    root.mkdir(exist_ok=True)
+
+    def build(path: Path) -> Path:
+        key = f"{path.stem}-{hashlib.sha256(path.read_bytes()).hexdigest()[:16]}"
+        folder = root / key
+        with open(root / f"{key}.lock", "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file is closed
+            done = folder / "published"
+            if not done.exists():
+                shutil.rmtree(folder, ignore_errors=True)
+                saved = os.environ.pop(PROCESSES_ENV, None)
+                try:
+                    result = assemble.build(path, assemble.BuildOptions(out_dir=folder / "out"))
+                finally:
+                    if saved is not None:
+                        os.environ[PROCESSES_ENV] = saved
+                assert result.folder is not None
+                done.write_text(result.folder.name, encoding="utf-8")
+            return folder / "out" / done.read_text(encoding="utf-8")
+
+    return build
+
+
 @pytest.fixture(scope="session")
 def postgres():
     """A PostgreSQL server on 127.0.0.1 for the tests of this session (tests/pgserver.py), stopped at its end; the

@@ -39,14 +39,15 @@ def _poison_every_entry(folder) -> int:
     return poisoned
 
 
-def test_a_poisoned_figure_in_a_filing_is_caught_by_the_fresh_computation(tmp_path, monkeypatch, math_cache):
+def test_a_poisoned_figure_in_a_filing_is_caught_by_the_fresh_computation(tmp_path, monkeypatch, math_cache,
+                                                                          sample_build):
     import shutil
 
+    sample = samples_dir() / "pa-five-card-bonus.yaml"
+    honest = sample_build(sample)  # the run's draft build of the sample (tests/conftest.py), from the session's cache
     shutil.copytree(math_cache, tmp_path / "cache")  # the session's entries, copied: poisoning them here is private
     monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path / "cache"))
-    sample = samples_dir() / "pa-five-card-bonus.yaml"
-    honest = build_module.build(sample, build_module.BuildOptions(out_dir=tmp_path / "honest"))
-    manifest = json.loads(honest.files["manifest.json"])
+    manifest = json.loads((honest / "manifest.json").read_bytes())
     assert manifest["figures"]["main_game.ev_per_ante_exact"] == "-579091/6689228"  # pinned independently
 
     assert _poison_every_entry(tmp_path / "cache") >= 1

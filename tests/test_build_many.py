@@ -110,12 +110,13 @@ def test_a_folder_with_no_offering_is_a_usage_error(tmp_path, stand_in):
     assert "no *.yaml or *.yml offering files found" in result.stderr
 
 
-def test_the_outcomes_come_in_the_order_given_from_the_worker_processes(tmp_path, monkeypatch):
+def test_the_outcomes_come_in_the_order_given_from_the_worker_processes(tmp_path, monkeypatch, sample_build):
     """Real builds in two worker processes: the good offering's files are byte for byte those of a build of it
-    alone; the invalid one comes back with its exit code and findings and leaves nothing behind."""
+    alone (the run's shared build of the sample, tests/conftest.py); the invalid one comes back with its exit code
+    and findings and leaves nothing behind."""
     monkeypatch.delenv("RULEGEN_PROCESSES", raising=False)
     sample = next(s for s in SAMPLES if s.stem.startswith("nj"))
-    alone = pipeline.build(sample, pipeline.BuildOptions(out_dir=tmp_path / "alone"))
+    alone = sample_build(sample)
     broken = copy(tmp_path / "in", next(s for s in SAMPLES if s.stem.startswith("md")), "broken.yaml",
                   {"positions: 6": "positions: 9"})
     out = tmp_path / "out"
@@ -126,10 +127,10 @@ def test_the_outcomes_come_in_the_order_given_from_the_worker_processes(tmp_path
     assert isinstance(failure, pipeline.OfferingInvalid) and failure.exit_code == 1
     assert any(f.field == "table.positions" and f.level == "error" for f in failure.findings)
     assert not isinstance(built, BaseException), built
-    assert built.folder == out / alone.offering.data["offering"]["id"] and built.draft and built.signer is None
+    assert built.folder == out / alone.name and built.draft and built.signer is None
     assert sorted(p.name for p in out.iterdir()) == [built.folder.name]  # nothing of the broken one, no temporaries
     for name in OUTPUTS:
-        assert (built.folder / name).read_bytes() == alone.files[name], name
+        assert (built.folder / name).read_bytes() == (alone / name).read_bytes(), name
 
 
 def test_quiet_leaves_the_notes_out_of_a_failed_builds_findings(tmp_path):

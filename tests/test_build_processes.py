@@ -131,12 +131,15 @@ def test_without_fork_a_batch_runs_each_work_when_asked():
     assert batch.result("b") == b"b" and calls == ["b"]
 
 
-def test_parallel_and_one_process_builds_are_the_same_bytes(tmp_path, monkeypatch, math_cache):
+def test_parallel_and_one_process_builds_are_the_same_bytes(tmp_path, monkeypatch, sample_build):
+    """The run's shared build of the sample (tests/conftest.py) renders its PDFs in parallel processes, as a build
+    does by default; the same offering built all in this process gives the same bytes."""
     from rulegen import assemble
     from rulegen.resources import samples_dir
 
     sample = samples_dir() / "nj-bonus-spin.yaml"
-    parallel = assemble.build(sample, assemble.BuildOptions(out_dir=tmp_path / "parallel"))
+    parallel = sample_build(sample)
     monkeypatch.setenv("RULEGEN_PROCESSES", "1")
     single = assemble.build(sample, assemble.BuildOptions(out_dir=tmp_path / "single"))
-    assert parallel.files == single.files
+    assert sorted(single.files) == sorted(p.name for p in parallel.iterdir())
+    assert single.files == {name: (parallel / name).read_bytes() for name in single.files}

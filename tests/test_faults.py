@@ -165,12 +165,15 @@ def test_a_build_that_cannot_finish_stops_before_the_math(tmp_path, monkeypatch,
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
-def test_a_render_that_dies_leaves_the_previous_build(tmp_path, math_cache, monkeypatch):
+def test_a_render_that_dies_leaves_the_previous_build(tmp_path, math_cache, monkeypatch, sample_build):
+    import shutil
+
     from rulegen import assemble as pipeline
 
     out = tmp_path / "out"
-    first = pipeline.build(PA_SAMPLE, pipeline.BuildOptions(out_dir=out))
-    before = contents(first.folder)
+    shared = sample_build(PA_SAMPLE)  # the run's build of the sample (tests/conftest.py), published here before
+    shutil.copytree(shared, out / shared.name)
+    before = contents(out / shared.name)
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
@@ -178,7 +181,7 @@ def test_a_render_that_dies_leaves_the_previous_build(tmp_path, math_cache, monk
     monkeypatch.setattr(pipeline, "render_appendix_pdf", killed)
     with pytest.raises(KeyboardInterrupt):
         pipeline.build(PA_SAMPLE, pipeline.BuildOptions(out_dir=out))
-    assert contents(first.folder) == before
+    assert contents(out / shared.name) == before
     assert leftovers(out) == []
 
 

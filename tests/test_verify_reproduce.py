@@ -353,35 +353,49 @@ def test_a_sign_or_appendix_of_another_offering_fails_naming_the_file(real_filin
     assert "VERIFIED" not in report.verdict and piece in report.verdict
 
 
-def test_an_offering_with_a_logo_is_reproduced_byte_for_byte(tmp_path):
-    """The reproduction takes the signed logo as given, beside the offering, as the build read it."""
+@pytest.fixture(scope="module")
+def logo_and_limit(tmp_path_factory):
+    """A New Jersey offering with a logo and no payout limit, built final and reproduced from what its rules.pdf
+    carries (each a build's worth of rendering and fresh math, so done once for the two tests below): the build's
+    files, the attachments of its rules.pdf, its manifest and the reproduction's files."""
+    import io
     import json
+    import re
+
+    from PIL import Image
 
     import rulegen.assemble as pipeline
     from rulegen.filing.pdf import embedded_files
     from rulegen.resources import samples_dir
 
+    tmp_path = tmp_path_factory.mktemp("logo-and-limit")
     folder = tmp_path / "offering"
     folder.mkdir()
-    import io
-
-    from PIL import Image
-
     picture = io.BytesIO()  # sharp enough for a final sign (300 ppi as laid out), which refuses one that is not
     Image.new("RGB", (900, 300), (20, 40, 160)).save(picture, "PNG")
     png = picture.getvalue()
     (folder / "logo.png").write_bytes(png)
-    text = (samples_dir() / SAMPLE).read_text(encoding="utf-8")
-    text = text.replace("    licence:", "    logo: logo.png\n    licence:", 1)
-    (folder / "offer.yaml").write_text(text, encoding="utf-8")
-    built = pipeline.build(folder / "offer.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out", final=True))
+    text = (samples_dir() / "nj-bonus-spin.yaml").read_text(encoding="utf-8")
+    without = re.sub(r"(?m)^payout_limit:\n  amount: \d+\n", "", text)
+    assert without != text
+    with_logo = without.replace("    licence:", "    logo: logo.png\n    licence:", 1)
+    assert with_logo != without
+    (folder / "nj.yaml").write_text(with_logo, encoding="utf-8")
+    built = pipeline.build(folder / "nj.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out", final=True))
     manifest = json.loads(built.files["manifest.json"])
     attached = {item.name: item.data for item in embedded_files(open_reader(built.files["rules.pdf"]))}
-    assert attached["logo.png"] == png and manifest["logo"]["file"] == "logo.png"
-    fresh = pipeline.reproduce_filing_for_verify(source=attached["offer.yaml"], name="offer.yaml",
+    fresh = pipeline.reproduce_filing_for_verify(source=attached["nj.yaml"], name="nj.yaml",
                                                  logo=("logo.png", attached["logo.png"]),
                                                  options=manifest["options"], signer=None)
-    assert {name: fresh[name] == built.files[name] for name in fresh} == {name: True for name in built.files}
+    return {"png": png, "built": built.files, "attached": attached, "manifest": manifest, "fresh": fresh}
+
+
+def test_an_offering_with_a_logo_is_reproduced_byte_for_byte(logo_and_limit):
+    """The reproduction takes the signed logo as given, beside the offering, as the build read it."""
+    attached, manifest = logo_and_limit["attached"], logo_and_limit["manifest"]
+    assert attached["logo.png"] == logo_and_limit["png"] and manifest["logo"]["file"] == "logo.png"
+    built, fresh = logo_and_limit["built"], logo_and_limit["fresh"]
+    assert {name: fresh[name] == built[name] for name in fresh} == {name: True for name in built}
 
 
 def test_the_command_offers_integrity_only_and_still_accepts_rebuild(signed_filing, monkeypatch):
@@ -402,31 +416,12 @@ def test_the_command_offers_integrity_only_and_still_accepts_rebuild(signed_fili
     assert result.exit_code == 2 and "--integrity-only" in result.stderr
 
 
-def test_a_limit_the_rule_sets_is_reproduced_byte_for_byte(tmp_path):
+def test_a_limit_the_rule_sets_is_reproduced_byte_for_byte(logo_and_limit):
     """A New Jersey offering that states no payout limit gets the figure 40.11(d) sets; verification builds it again
     the same way, so every byte matches, and the documents print that limit."""
-    import json
-    import re
-
-    import rulegen.assemble as pipeline
-    from rulegen.filing.pdf import embedded_files
-    from rulegen.resources import samples_dir
-
-    folder = tmp_path / "offering"
-    folder.mkdir()
-    text = (samples_dir() / "nj-bonus-spin.yaml").read_text(encoding="utf-8")
-    without = re.sub(r"(?m)^payout_limit:\n  amount: \d+\n", "", text)
-    assert without != text
-    (folder / "nj.yaml").write_text(without, encoding="utf-8")
-    built = pipeline.build(folder / "nj.yaml", pipeline.BuildOptions(out_dir=tmp_path / "out", final=True))
-    assert "the figure the rule itself sets" in built.files["rules.html"].decode()
-    manifest = json.loads(built.files["manifest.json"])
-    attached = {item.name: item.data for item in embedded_files(open_reader(built.files["rules.pdf"]))}
-    fresh = pipeline.reproduce_filing_for_verify(source=attached["nj.yaml"], name="nj.yaml", logo=None,
-                                                 options=manifest["options"], signer=None)
-    assert {name: fresh[name] == built.files[name] for name in fresh} == {name: True for name in built.files}
-
-
+    built, fresh = logo_and_limit["built"], logo_and_limit["fresh"]
+    assert "the figure the rule itself sets" in built["rules.html"].decode()
+    assert {name: fresh[name] == built[name] for name in fresh} == {name: True for name in built}
 # --- a data folder's template, run by full verification -----------------------------------------------------------
 
 def test_a_hostile_data_folder_template_runs_nothing_in_full_verification(real_filing, tmp_path, monkeypatch):
