@@ -358,7 +358,7 @@ def test_rules_html_names_no_resource_outside_itself(built):
     import lxml.html
     from fontTools.ttLib import TTFont
 
-    data = (built.result.folder / "rules.html").read_bytes()
+    data = (built.folder / "rules.html").read_bytes()
     tree = lxml.html.fromstring(data)
     urls = [value for element in tree.iter() if isinstance(element.tag, str)
             for name, value in element.attrib.items() if name in ("src", "href", "xlink:href", "srcset", "poster")]

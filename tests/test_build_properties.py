@@ -78,6 +78,10 @@ def valid_offerings(draw):
         data["bonus_spin"]["wager"] = 5 if table == 3 else 1
     if base in ("md", "nj") and draw(st.integers(min_value=0, max_value=3)) == 0:
         del data["bonus_spin"]
+    elif base in ("md", "nj"):
+        from tests.configurations import weighted_wheel
+
+        weighted_wheel(base.upper())(data)  # the wheel's weights, which a final build needs
 
     roles = draw(st.sampled_from(((), ("prepared",), ("prepared", "reviewed", "approved"))))
     if roles:

@@ -129,8 +129,9 @@ def test_a_bonus_spin_the_limit_covers_counts_its_prize_in_a_triggering_deal():
     # A pair in the hole cards (the trigger) rules out the royal and straight flushes: with hole X X, the middle X
     # and an X Across make four of a kind Across (40 to 1), X X X + Y Y a full house Down (12 to 1), the Middle at
     # 40 to 1: 3 x $5 x 92 + 2 antes x $5 = $1,390; the board X X Y Y Y is a full house for the Five Card Bonus
-    # ($1 x 15). The wheel's top prize, $100,000 on a $1 wager that is collected, adds $99,999, and each of the
-    # five other positions can spin the $3 community pay: $1,390 + $15 + $99,999 + $15 = $101,419.
+    # ($1 x 15). The wheel's top prize, $100,000, is what the winning spin is paid (its $1 wager, collected win or
+    # lose, is not deducted, as no losing wager is), and each of the five other positions can spin the $3 community
+    # pay: $1,390 + $15 + $100,000 + $15 = $101,420.
     from rulegen.game import BonusSpin, WheelSegment
 
     spin = BonusSpin(wager=Decimal(1), trigger="pair_in_hole_cards", top_prize_kind="fixed",
@@ -139,15 +140,15 @@ def test_a_bonus_spin_the_limit_covers_counts_its_prize_in_a_triggering_deal():
     rules = dataclasses.replace(STANDARD_RULES, bonus_spin=spin)
     counted = MAIN | {"five_card_bonus", "bonus_spin"}
     result = max_win_per_round(rules, Decimal(5), Decimal(1), counted, other_players=5)
-    assert result.amount == Decimal(101419)
+    assert result.amount == Decimal(101420)
     cards = result.detail.cards
     hole = cards.hole.split()
     assert hole[0][0] == hole[1][0], "the hole cards are a pair"
-    assert result.detail.per_wager_win["bonus_spin"] == Decimal(99999)
+    assert result.detail.per_wager_win["bonus_spin"] == Decimal(100000)
     assert result.detail.per_wager_win["bonus_spin_community"] == Decimal(15)
     settled = settle_round(rules, cards.hole, cards.across, cards.down, cards.middle, 5, (3, 3, 3),
                            five_card_bonus=1, bonus_spin_wager=1, wheel_symbol="jackpot")
-    assert settled.net + 15 == result.amount
+    assert settled.net + 1 + 15 == result.amount  # the settlement's net takes the collected $1 wager off
     # without the Bonus Spin counted, the royal-and-straight-flush deal stands
     assert max_win_per_round(rules, Decimal(5), Decimal(1), MAIN | {"five_card_bonus"}).amount == Decimal(16520)
 

@@ -35,13 +35,13 @@ from rulegen.math.results import DealtCards, MaxWin, MaxWinDetail, WinningRound
 if TYPE_CHECKING:
     import numpy as np
 
-CODE_VERSION = "maxwin-7"  # bump when what the result holds (its reading included) changes
+CODE_VERSION = "maxwin-8"  # bump when what the result holds (its reading included) changes
 # How the figure is counted. Which wagers it counts is the jurisdiction's (its data's payout_limit.covers and
 # counted_in_max_win, each with its citation), never written here.
 READING = ("both antes at the table minimum and every raise at 3x, plus each bonus wager the jurisdiction counts "
            "(its data's counted_in_max_win), where it is offered: the Five Card Bonus at its minimum, a "
            "Six Card Bonus equal to the Five Card Bonus wager, a Bonus Spin's largest prize on hole cards that trigger "
-           "it, less its wager where the wager is collected win or lose; a win is what the winning wagers are paid, "
+           "it, paid in full; a win is what the winning wagers are paid, "
            "losing wagers not deducted")
 
 
@@ -229,7 +229,7 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
     spin_value, spin_trigger, best_segment = 0, 0, None
     if spin is not None:
         best_segment, prize = _spin_prize(spin)
-        spin_value = int(max(prize - spin.wager, Decimal(0)) * unit)
+        spin_value = int(prize * unit)  # what the winning spin is paid (its wager, collected or not, not deducted)
         spin_trigger = {"pair_in_hole_cards": 1, "suited_hole_cards": 2, "pair_or_suited_hole_cards": 3}[spin.trigger]
     card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
     pay = pay_of.astype(np.int64)
@@ -264,8 +264,16 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
                               wheel_symbol=best_segment.symbol if spins and best_segment is not None else None)
     counted = set(main_counted) | ({"five_card_bonus"} if fcb_table is not None else set()) \
         | ({"six_card_bonus"} if six is not None else set()) | ({"bonus_spin"} if spins else set())
-    per_wager = {line.wager: max(line.net, Decimal(0)) for line in settlement.lines if line.wager in counted}
-    amount = sum((max(line.net, Decimal(0)) for line in settlement.lines if line.wager in counted), Decimal(0))
+    prize = Decimal(_spin_prize(spin)[1]) if spins else None
+
+    def paid(line) -> Decimal:
+        # a winning spin is paid its prize: the wager, collected win or lose where the data says so, is not deducted
+        if line.wager == "bonus_spin" and prize is not None:
+            return prize
+        return max(line.net, Decimal(0))
+
+    per_wager = {line.wager: paid(line) for line in settlement.lines if line.wager in counted}
+    amount = sum((paid(line) for line in settlement.lines if line.wager in counted), Decimal(0))
     assert amount * unit == best, "the search and the game layer disagree on the maximum win"
     community = max((s.community or Decimal(0) for s in spin.segments), default=Decimal(0)) if spin else Decimal(0)
     if others and community > 0:

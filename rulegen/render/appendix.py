@@ -164,7 +164,7 @@ def own_citations(jurisdiction: Any, spin_table: tables.BonusSpinView | None,
                 if str(entry.get("key", "")).startswith("max_win_at_minimum")
                 and (config is None or clauses.unmet(entry.get("when") or {}, config) is None)]
     max_win_reading = readings[0] if readings else None
-    if max_win_reading is None and counted is not None and counted.reading:
+    if max_win_reading is None and counted is not None and counted.reading and (config is None or config.payout_limit):
         max_win_reading = {"reading": counted.reading, "citation": counted.citation}
     rule = jurisdiction.cited("payout_limit", "rule")
     return {
