@@ -512,13 +512,13 @@ def test_a_community_prize_wheel_lists_each_amount_of_the_designated_wheel_once(
 def test_a_community_prize_wheel_only_where_one_is_designated(tmp_path):
     from tests.configurations import sample_data
 
+    from tests.configurations import Configuration
+
     data = sample_data("NJ")
     data["bonus_spin"]["community_wheel"] = [{"symbol": 35, "weight": 1}]
-    path = tmp_path / "nj.yaml"
-    from tests.configurations import Configuration
-    Configuration("nj", "NJ", data).write(tmp_path)
-    found = _community_findings(tmp_path / "nj.yaml")
-    assert len(found) == 1 and "designates no Community Prize Wheel" in found[0].message and path.exists()
+    found = _community_findings(Configuration("nj", "NJ", data).write(tmp_path))
+    assert len(found) == 1 and "designates no Community Prize Wheel" in found[0].message
+    assert found[0].field == "bonus_spin.community_wheel" and found[0].level == "error"
 
 
 def test_a_full_table_past_100_percent_is_a_warning_with_its_figures(tmp_path):

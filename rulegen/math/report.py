@@ -96,8 +96,6 @@ def limit_follows_meter_above(offering: ResolvedOffering) -> Decimal | None:
     minimum wager, and that win counts a progressive top prize: the meter amount above which the maximum win passes
     the base amount. The best deal whose hole cards trigger the spin is found with the top prize set beyond any other
     win (so that deal is the maximum); what it pays apart from the prize, taken from the base amount, is the meter."""
-    from dataclasses import replace as with_
-
     rules = offering.game_rules
     spin = rules.bonus_spin
     rule = offering.jurisdiction.cited("payout_limit", "rule")
@@ -107,7 +105,7 @@ def limit_follows_meter_above(offering: ResolvedOffering) -> Decimal | None:
             or rule.value not in LIMIT_SET_BY_RULE or base is None or base.value is None):
         return None
     beyond = Decimal(10) ** 9
-    lifted = with_(rules, bonus_spin=with_(spin, top_prize_amount=beyond))
+    lifted = replace(rules, bonus_spin=replace(spin, top_prize_amount=beyond))
     best = max_win_per_round(lifted, offering.limits.ante.minimum,
                              offering.five_card_bonus_minimum if "five_card_bonus" in counted else None, counted,
                              other_players=max((offering.table.positions or 1) - 1, 0))
@@ -118,7 +116,11 @@ def offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progr
     """The math report of one resolved offering: its rules, at its minimum and maximum ante and minimum bonus
     wager, with the maximum win counting the wagers its jurisdiction counts."""
     report = _offering_report(offering, use_cache=use_cache, progress=progress)
-    return replace(report, limit_follows_meter_above=limit_follows_meter_above(offering))
+    # settled() has found the meter already for the offering the documents print: not searched a second time
+    meter = offering.payout_limit.follows_meter_above
+    if meter is None:
+        meter = limit_follows_meter_above(offering)
+    return replace(report, limit_follows_meter_above=meter)
 
 
 def _offering_report(offering: ResolvedOffering, *, use_cache: bool = True, progress=None) -> MathReport:

@@ -417,14 +417,14 @@ def community_wheel(ctx: Context, check: Check) -> None:
                 f"Community Prize Wheel: only an Xtreme wager with a designated wheel (bonus_spin.community_pay) has "
                 f"one", FORMAT)
         return
-    amounts = {_money_key(row.get("symbol")): row for row in table.value}
+    amounts = {_symbol_key(row.get("symbol")): row for row in table.value}
     name = f"Community Prize Wheel {spin.get('community_pay')}"
     seen: dict[str, int] = {}
     for index, segment in enumerate(given):
         if not isinstance(segment, dict):
             continue
         node = COMMUNITY_WHEEL + (index, "symbol")
-        key = _money_key(segment.get("symbol"))
+        key = _symbol_key(segment.get("symbol"))
         if key not in amounts:
             ctx.add(check, node, "error",
                     f"{dotted(node)} is {describe(segment.get('symbol'))}, an amount {name} does not have; its amounts "
@@ -440,14 +440,6 @@ def community_wheel(ctx: Context, check: Check) -> None:
         ctx.add(check, COMMUNITY_WHEEL, "error",
                 f"{dotted(COMMUNITY_WHEEL)} leaves out {', '.join(dollars(Decimal(k)) for k in missing)}: a weight is "
                 f"given for every amount of {name}", table.citation, key=True)
-
-
-def _money_key(value) -> str:
-    try:
-        amount = Decimal(str(value))
-    except Exception:
-        return str(value)
-    return str(int(amount)) if amount == amount.to_integral_value() else str(amount)
 
 
 def hardware(ctx: Context, check: Check) -> None:
