@@ -1,12 +1,14 @@
 """The math appendix (par sheet): every figure read by attribute from the math layer's typed `MathReport`, none
 computed here. A renamed field fails the render (AttributeError, or Jinja's StrictUndefined) instead of
-dropping a line; a wager the offering does not have is None and its section is left out.
+dropping a line; a wager the offering does not have is None and its section is left out. The one sum made here
+joins the outcome rows of hand classes that the offering's paytable names as one row (a pair of 6s or better), so
+the appendix lists the table as it is written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from markupsafe import Markup
@@ -136,7 +138,7 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
         "main_chart": main_chart(main.distribution),
         "main_columns": in_columns(main.distribution),
         "grid": strategy_grid(main.across_decision),
-        "five": results.five_card_bonus,
+        "five": _as_written(results.five_card_bonus, offering.five_card_bonus),
         "six": results.six_card_bonus,
         "wheel": wheel_view(results.bonus_spin, spin_table, offering.jurisdiction),
         "max_win": results.max_win,
@@ -151,6 +153,31 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
         "five_card_bonus_offered": results.five_card_bonus is not None,
         **own_citations(offering.jurisdiction, spin_table, offering),
     }
+
+
+# Paytable keys that name two of the analysis's pay classes together, and the classes they join.
+JOINED_ROWS = {"pair_sixes_or_better": ("pair_jacks_or_better", "pair_sixes_through_tens")}
+
+
+def _as_written(result, wager):
+    """The bonus's outcome rows with the classes its paytable names together joined into that row."""
+    if result is None or wager is None:
+        return result
+    rows = list(result.outcomes)
+    for key, parts in JOINED_ROWS.items():
+        if key not in dict(wager.paytable.entries):
+            continue
+        found = [row for row in rows if row.hand_class in parts]
+        if len(found) != len(parts) or len({row.pays for row in found}) != 1:
+            continue
+        combinations = sum(row.combinations for row in found)
+        joined = replace(found[0], hand_class=key, combinations=combinations,
+                         probability=combinations / result.boards,
+                         contribution=sum(row.contribution for row in found))
+        at = rows.index(found[0])
+        rows = [row for row in rows if row not in found]
+        rows.insert(at, joined)
+    return replace(result, outcomes=tuple(rows))
 
 
 def own_citations(jurisdiction: Any, spin_table: tables.BonusSpinView | None,

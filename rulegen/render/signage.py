@@ -309,7 +309,9 @@ def keep(text: object) -> str:
     """Text no line break can leave a single word alone on a line: up to three words never break; longer text
     keeps its first two and its last two words together."""
     words: list[str] = []
-    for word in str(text).split():
+    for word in str(text).split(" "):  # a no-break space already in the text (a wager's name) stays
+        if not word:
+            continue
         if words and not any(ch.isalnum() for ch in word):  # a lone "·" or "—" stays with the word before it
             words[-1] += NBSP + word
         else:
