@@ -159,3 +159,22 @@ def test_weights_are_said_to_be_the_operators_own_wheel(pa, tmp_path):
             "Gaming Enforcement; the text gives only the wheel's positions") in section
     assert "The return below rests on them" in section and "par sheet" not in section
     assert "Value of community pays to one Bonus Spin wager" in section
+
+
+def test_a_bonus_row_the_table_names_as_one_is_listed_as_one(pa):
+    """PA's Five Card Bonus pays "Pair of 6s or better 1 to 1" (§ 674a.12(c)): the appendix lists that one row, its
+    boards the analysis's pairs of jacks to aces and pairs of 6s to 10s together (C(52,5) x their probabilities)."""
+    report, context = pa
+    classes = {row.hand_class: row for row in report.five_card_bonus.outcomes}
+    assert {"pair_jacks_or_better", "pair_sixes_through_tens"} <= set(classes)
+    listed = {row.hand_class: row for row in context["five"].outcomes}
+    assert "pair_jacks_or_better" not in listed and "pair_sixes_through_tens" not in listed
+    joined = listed["pair_sixes_or_better"]
+    # every pair of 6s to aces: 9 ranks x C(4,2) suits of the pair x C(12,3) other ranks x 4^3 suits
+    assert joined.combinations == 9 * 6 * 220 * 64 == 760_320
+    assert joined.combinations == (classes["pair_jacks_or_better"].combinations
+                                   + classes["pair_sixes_through_tens"].combinations)
+    assert sum(row.combinations for row in context["five"].outcomes) == 2_598_960
+    html = render_template("appendix.html", **context)
+    assert "<td>Pair of 6s or better</td><td class=\"num\">1 to 1</td><td class=\"num\">760,320</td>" in html
+    assert "Pair of 6s through 10s" not in html

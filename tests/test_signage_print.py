@@ -387,6 +387,9 @@ def test_keep_never_leaves_a_word_alone():
     assert signage.keep("Criss Cross Poker") == "Criss\u00a0Cross\u00a0Poker"
     assert signage.keep("Pair of jacks or better") == "Pair\u00a0of jacks or\u00a0better"
     assert signage.keep("Across · Down · Middle") == "Across\u00a0·\u00a0Down\u00a0·\u00a0Middle"
+    # a wager's name joined by no-break spaces stays whole: the limit's coverage never ends a line on "Five"
+    assert signage.keep("on Middle bet, Five\u00a0Card\u00a0Bonus, Bonus\u00a0Spin") == (
+        "on\u00a0Middle bet, Five\u00a0Card\u00a0Bonus,\u00a0Bonus\u00a0Spin")
 
 
 def test_soft_proof_is_plain_pdf_without_output_intent_or_rgb():
