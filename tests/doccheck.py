@@ -190,7 +190,24 @@ def check_html(document: str, html: str, config: Config) -> list[str]:
     problems += _hits(document, "placeholder", PLACEHOLDERS, everything)
     for pattern, lacking in config.absent():
         problems += _hits(document, "names what the table lacks", [pattern], restated, f" ({lacking})")
+    problems += disagreements(document, everything, restated)
     return problems
+
+
+# Statements a document must not leave half made: (where one is found, what must be said too, the defect).
+AGREEMENTS = [
+    (r"shuffles or deals another way", r"uses no other method of shuffling or dealing|may shuffle or deal",
+     "a broken device's fallback restated without saying which method this table uses"),
+    (r"rising with the Bonus Spin meter", r"rises with the\s+meter",
+     "a payout limit said to follow the meter in one place and fixed in the payout rule"),
+]
+
+
+def disagreements(document: str, everything: list[str], restated: list[str]) -> list[str]:
+    """Where one part of a rules document states a thing, the part that governs it must state it too."""
+    whole, rules = " ".join(everything), " ".join(restated)
+    return [f"{document}: disagreement: {what}" for found, needed, what in AGREEMENTS
+            if re.search(found, whole) and not re.search(needed, rules)]
 
 
 def concordance_order(html: str, jurisdiction: str) -> list[str]:

@@ -55,6 +55,11 @@ def test_the_check_finds_what_it_looks_for():
     found = "\n".join(check_html("rules.html", bad, config))
     for expected in ("a shuffler", "another jurisdiction", "placeholder", "tool vocabulary"):
         assert expected in found, expected
+    halves = ('<p class="rule">If the shuffler breaks down it is covered before the table shuffles or deals another '
+              'way.</p><table class="summary"><tr><td>$50,000, rising with the Bonus Spin meter</td></tr></table>'
+              '<p class="rule">The payout limit is $50,000.</p>')
+    found = "\n".join(check_html("rules.html", halves, config))
+    assert "fallback" in found and "follow the meter" in found
     listed = '<p class="rule not-applicable">This chapter governs a shuffler; this table has none.</p>'
     assert check_html("rules.html", listed, config) == []
     order = ('<tr data-concordance="Chapter 5 §D"></tr><tr data-concordance="Chapter 5 §A"></tr>')
