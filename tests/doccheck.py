@@ -37,6 +37,9 @@ TOOL_WORDS = [
     r"\{\{|\}\}|\{%|%\}", r"\bweb-page noise\b", r"\bsnake_case\b", r"\b[a-z]+_[a-z_]+\b",
 ]
 
+# Words of the tool's own making that no page of a filing may print, the cover and the sign-off included.
+TOOL_WORDS_ANYWHERE = [r"\bHTML\b", r"\bmanifest\b", r"versions of the programs", r"\bJSON\b", r"\bYAML\b"]
+
 QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 LACKED = re.compile(r"[^.;:]*, which this table does not have")
 
@@ -187,6 +190,7 @@ def check_html(document: str, html: str, config: Config) -> list[str]:
     others = [JURISDICTION_WORDS[code] for code in JURISDICTION_WORDS if code != config.jurisdiction]
     problems += _hits(document, "another jurisdiction", others, everything)
     problems += _hits(document, "tool vocabulary", TOOL_WORDS, restated)
+    problems += _hits(document, "tool vocabulary", TOOL_WORDS_ANYWHERE, everything)
     problems += _hits(document, "placeholder", PLACEHOLDERS, everything)
     for pattern, lacking in config.absent():
         problems += _hits(document, "names what the table lacks", [pattern], restated, f" ({lacking})")
