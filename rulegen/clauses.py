@@ -23,7 +23,7 @@ from rulegen import resources, vocabulary
 
 CONDITION_KEYS = ("dealing", "shuffling", "decks", "five_card_bonus", "six_card_bonus", "bonus_spin",
                   "bonus_spin_paytable", "bonus_spin_wager", "community_pay", "top_prize", "payout_limit",
-                  "automation")
+                  "automation", "cut", "ante_table")
 
 DEALING_WORDS = vocabulary.DEALING_WORDS
 SHUFFLING_WORDS = vocabulary.SHUFFLING_WORDS  # one wording of each way of shuffling, everywhere
@@ -51,6 +51,7 @@ class OfferingConfig:
     top_prize: str | None = None
     payout_limit: bool = False
     bonus_spin_names: tuple[tuple[str, str], ...] = ()  # (kind, the wager's name in the text), where the data names it
+    ante_table: str | None = None  # the authorized ante table the offering's is or matches (None: one of its own)
 
     @property
     def automation(self) -> bool:
@@ -319,6 +320,18 @@ def _unmet(key: str, allowed: Any, config: OfferingConfig) -> str | None:
     elif key == "payout_limit":
         if config.payout_limit != bool(allowed):
             return "applies only where a payout limit is set; this submission sets none"
+    elif key == "cut":
+        # Every text lets a table deal from the hand only with cards its automated shuffler has shuffled (MD
+        # Chapter 9 §A(1), N.J.A.C. 13:69F-40.8(b)1, 58 Pa. Code § 674a.9(a)(1)): no card dealt there is cut.
+        if (config.dealing != "hand") != bool(allowed):
+            return ("applies only to cards that are cut, those shuffled by hand or arriving preshuffled; this table "
+                    "deals from the hand, and every deck it deals is shuffled by its automated device first, so no "
+                    "card is cut")
+    elif key == "ante_table":
+        if config.ante_table not in allowed:
+            paid = f"the {config.ante_table} table" if config.ante_table else "a table of its own"
+            return (f"applies only where the antes are paid from the {' or '.join(allowed)} ante table; this table "
+                    f"pays them from {paid}")
     elif key == "automation":
         if config.automation != bool(allowed):
             return "applies only with an automated shuffler or automated dealing shoe; this table uses neither"

@@ -256,6 +256,7 @@ def clause_config(offering: ResolvedOffering) -> clauses.OfferingConfig:
         community_pay=str(spin.community_pay) if spin and spin.community_pay is not None else None,
         top_prize=spin.top_prize.kind if spin else None,
         payout_limit=offering.payout_limit.amount is not None,
+        ante_table=offering.ante.name,
         bonus_spin_names=tuple((kind, str(spec["name"]["value"]))
                                for kind, spec in (offering.jurisdiction.data.get("bonus_spin") or {}).items()
                                if isinstance(spec, dict) and isinstance(spec.get("name"), dict)

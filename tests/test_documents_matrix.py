@@ -60,7 +60,8 @@ def test_the_check_finds_what_it_looks_for():
               '<p class="rule">The payout limit is $50,000.</p>')
     found = "\n".join(check_html("rules.html", halves, config))
     assert "fallback" in found and "follow the meter" in found
-    signoff = '<section class="signoff"><p>The manifest gives the digest of the HTML this document is printed from.</p></section>'
+    signoff = ('<section class="signoff"><p>The manifest gives the digest of the HTML this document is printed '
+               'from.</p></section>')
     assert len(check_html("rules.html", signoff, config)) == 2
     listed = '<p class="rule not-applicable">This chapter governs a shuffler; this table has none.</p>'
     assert check_html("rules.html", listed, config) == []

@@ -130,7 +130,18 @@ def config_of(data):
         bonus_spin_wager=int(wager) if wager is not None and Decimal(str(wager)) % 1 == 0 else None,
         community_pay=str(spin["community_pay"]) if spin.get("community_pay") is not None else None,
         top_prize=(spin.get("top_prize") or {}).get("kind", "fixed") if spin else None,
-        payout_limit=(data.get("payout_limit") or {}).get("amount") is not None)
+        payout_limit=(data.get("payout_limit") or {}).get("amount") is not None,
+        ante_table=_ante_name(data))
+
+
+def _ante_name(data):
+    """The ante table's name as written, or the authorized table a written-out one pays as (the house's)."""
+    from rulegen.resolved import resolve_paytable
+
+    choice = (data.get("paytables") or {}).get("ante", "standard")
+    if isinstance(choice, str):
+        return choice
+    return resolve_paytable(load_jurisdiction(data["offering"]["jurisdiction"]), "ante", choice)[1]
 
 
 @pytest.mark.parametrize("code", sorted(SAMPLES))

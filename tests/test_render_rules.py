@@ -268,3 +268,47 @@ def test_the_stub_count_states_the_cards_of_a_deck():
 
     for code in ("NJ", "PA"):
         assert "If the count shows 52 cards" in text(render(code, counted_by_the_dealer)), code
+
+
+def test_a_maximum_win_above_the_limit_is_said_to_be_cut_by_it(sample_build):
+    """The house's $3,000 cap is below its maximum win at the minimum wager: the rules and the appendix print the
+    figure as the win before the limit, and the amount the limit pays instead (house rules, Pay Tables)."""
+    import json
+
+    built = sample_build(Path(samples_dir()) / SAMPLES["HOUSE"])
+    manifest = json.loads((built / "manifest.json").read_bytes())
+    most = Decimal(str(manifest["figures"]["max_win_per_round_at_minimum"]))
+    cap = Decimal(str(load_offering(Path(samples_dir()) / SAMPLES["HOUSE"]).data["payout_limit"]["amount"]))
+    assert most > cap
+    rules = text((built / "rules.html").read_text())
+    assert (f"The most one player can win in a round at the minimum wager is ${most:,.0f} at this table, before the "
+            f"limit, which cuts what such a round pays to ${cap:,.0f}.") in rules
+
+
+def test_md_antes_paid_as_the_text_is_written_ask_no_waiver():
+    """MD Chapter 12 §A pays each winning Criss Cross Poker wager, the antes included, from its one table: an offering
+    that pays the antes so is lawful as written and asks no waiver; the operator's own ante table asks one."""
+    def as_written(data):
+        data["paytables"]["ante"] = "as_written"
+
+    own, written = text(render("MD")), text(render("MD", as_written))
+    assert "Waiver requested" in own and "Departures from the text, submitted for decision" in own
+    assert "waiver" not in written.lower() and "Departures from the text" not in written
+    assert ("The antes, like every other winning Criss Cross Poker wager, are paid from this paytable: royal flush "
+            "wins 500 to 1") in written
+
+
+def test_md_ante_table_as_written_validates_and_the_waiver_note_goes_with_the_operators_table(tmp_path):
+    from rulegen import assemble
+
+    source = (Path(samples_dir()) / SAMPLES["MD"]).read_text()
+    assert "  ante: standard\n" in source
+    (tmp_path / "md.yaml").write_text(source.replace("  ante: standard\n", "  ante: as_written\n"))
+    for name in ("logo.svg", "logo.png"):
+        if (Path(samples_dir()) / name).exists():
+            (tmp_path / name).write_bytes((Path(samples_dir()) / name).read_bytes())
+    _loaded, findings = assemble.load_and_validate(tmp_path / "md.yaml")
+    assert [f for f in findings if f.level == "error"] == []
+    assert not any("waiver" in f.message for f in findings)
+    _loaded, own = assemble.load_and_validate(Path(samples_dir()) / SAMPLES["MD"])
+    assert any("waiver" in f.message and f.field == "paytables.ante" for f in own)

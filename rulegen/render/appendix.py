@@ -20,7 +20,8 @@ from rulegen.render.environment import render_template
 from rulegen.resolved import ResolvedOffering, clause_config
 
 if TYPE_CHECKING:
-    from rulegen.math.results import Figure, MainGameAnalysis, MathReport, NetOutcome, VerificationCheck
+    from rulegen.math.results import BonusResult, Figure, MainGameAnalysis, MathReport, NetOutcome, VerificationCheck
+    from rulegen.resolved import SideWager
     from rulegen.math.wheel_results import BonusSpinResult
     from rulegen.render.context import Draft
 
@@ -159,7 +160,7 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
 JOINED_ROWS = {"pair_sixes_or_better": ("pair_jacks_or_better", "pair_sixes_through_tens")}
 
 
-def _as_written(result, wager):
+def _as_written(result: BonusResult | None, wager: SideWager | None) -> BonusResult | None:
     """The bonus's outcome rows with the classes its paytable names together joined into that row."""
     if result is None or wager is None:
         return result

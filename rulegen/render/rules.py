@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from rulegen import clauses, vocabulary
 from rulegen.cards import full_deck
 from rulegen.render import concordance, examples, svg, tables
+from rulegen.render.appendix import own_citations as appendix_citations
 from rulegen.render.context import document_info, signoffs
 from rulegen.render.environment import render_template
 from rulegen.resolved import clause_config
@@ -183,7 +184,8 @@ def payout_limit(offering: ResolvedOffering, results: MathReport) -> PayoutLimit
         "display_rule": display,
         "max_win": max_win.amount,
         "max_win_detail": max_win.detail,
-        "counted": cited(jurisdiction, "payout_limit", "counted_in_max_win"),
+        # the reading of what the maximum win counts that this table meets: the appendix's, word for word
+        "counted": appendix_citations(jurisdiction, tables.bonus_spin(offering), offering)["max_win_reading"],
         "notice": cited(jurisdiction, "payout_limit", "notice_of_decrease"),
     }
 
