@@ -38,7 +38,7 @@ def _pss_padding():
 def _issue(subject, issuer, public_key, issuer_key, *, ca: bool, serial: int, pss: bool):
     """A certificate (cryptography's) signed by `issuer_key`: with PSS when `pss`, with Ed25519's own scheme for an
     Ed25519 key; and for `pss`, its key marked id-RSASSA-PSS, a key that may sign with PSS only."""
-    from asn1crypto import algos, keys, x509 as asn1_x509
+    from asn1crypto import keys, x509 as asn1_x509
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ed25519
@@ -63,8 +63,8 @@ def _issue(subject, issuer, public_key, issuer_key, *, ca: bool, serial: int, ps
     tbs["subject_public_key_info"] = keys.PublicKeyInfo({"algorithm": keys.PublicKeyAlgorithm(
         {"algorithm": "rsassa_pss"}), "public_key": rsa_key})
     signature = issuer_key.sign(tbs.dump(), _pss_padding(), hashes.SHA256())
-    remade = asn1_x509.Certificate({"tbs_certificate": tbs, "signature_algorithm": algos.SignedDigestAlgorithm(
-        cert["signature_algorithm"].native), "signature_value": signature})
+    remade = asn1_x509.Certificate({"tbs_certificate": tbs, "signature_algorithm": tbs["signature"],
+                                    "signature_value": signature})
     return x509.load_der_x509_certificate(remade.dump())
 
 
@@ -193,3 +193,35 @@ def test_long_term_validation_data_signed_with_ed25519_is_checked(tmp_path, fact
     assert report.status == "verified", report.verdict
     assert report.pades_level == "B-LT" and report.revocation_status == "good"
     assert report.revocation_data["crls"] + report.revocation_data["ocsp_responses"] > 0
+
+
+@pytest.mark.parametrize("kind", ["rsa-pss", "ed25519"])
+def test_carried_certificates_are_checked_with_pyhankos_validator(tmp_path, kind):
+    """A certificate issued with PSS or Ed25519 checks against its issuer; one whose unsigned outer algorithm was
+    changed, whose signature value was changed, or that is checked against another issuer, does not."""
+    from asn1crypto import algos, x509 as asn1_x509
+    from cryptography.hazmat.primitives import serialization
+
+    from rulegen.filing.pdf import unverifiable_certificates
+
+    identity = make_identity(tmp_path, kind)
+    other = make_identity(tmp_path / "other", kind)
+
+    def asn1(cert):
+        return asn1_x509.Certificate.load(cert.public_bytes(serialization.Encoding.DER))
+
+    signer, root, stranger = asn1(identity["cert"]), asn1(identity["ca_cert"]), asn1(other["ca_cert"])
+    assert unverifiable_certificates([signer, root], [root]) == []
+    assert unverifiable_certificates([signer], [stranger]) == [signer.subject.human_friendly]
+    changed_value = signer.copy()
+    value = bytearray(changed_value["signature_value"].native)
+    value[-1] ^= 0x01
+    changed_value["signature_value"] = bytes(value)
+    assert unverifiable_certificates([asn1_x509.Certificate.load(changed_value.dump())], [root])
+    if kind == "rsa-pss":  # the salt length outside the signed body: the signature still checks with it
+        changed = signer.copy()
+        parameters = changed["signature_algorithm"]["parameters"].native
+        changed["signature_algorithm"] = algos.SignedDigestAlgorithm(
+            {"algorithm": "rsassa_pss", "parameters": {**parameters, "salt_length": 20}})
+        assert unverifiable_certificates([asn1_x509.Certificate.load(changed.dump())], [root]) \
+            == [signer.subject.human_friendly]
