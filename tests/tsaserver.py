@@ -38,6 +38,15 @@ def _revocation_extensions(builder: Any, base: str, *, crl: bool, ocsp: bool) ->
     return builder
 
 
+def _digest_for(key: Any) -> Any:
+    """The digest a CA's key signs certificates, CRLs and OCSP responses with: SHA-256, or none for an Ed25519
+    key (which hashes as its own scheme says)."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    return None if isinstance(key, ed25519.Ed25519PrivateKey) else hashes.SHA256()
+
+
 class TimestampAuthority:
     def __init__(self, ca_cert: Any, ca_key: Any, fixed_time: dt.datetime | None = None, *,
                  revocation: bool = True, embed_ca: bool = True) -> None:
@@ -113,7 +122,6 @@ class TimestampAuthority:
 
     def _tsa_certificate(self) -> tuple[Any, Any]:
         from cryptography import x509
-        from cryptography.hazmat.primitives import hashes
         from cryptography.hazmat.primitives.asymmetric import rsa
         from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
@@ -127,7 +135,7 @@ class TimestampAuthority:
                    .add_extension(x509.KeyUsage(True, True, False, False, False, False, False, False, False),
                                   critical=True))
         builder = _revocation_extensions(builder, self.base, crl=self.revocation, ocsp=False)
-        cert = builder.sign(self.ca_key, hashes.SHA256())
+        cert = builder.sign(self.ca_key, _digest_for(self.ca_key))
         self.issued[cert.serial_number] = cert
         return cert, key
 
@@ -136,7 +144,7 @@ class TimestampAuthority:
                      valid_for: dt.timedelta = dt.timedelta(days=30), non_repudiation: bool = True) -> Path:
         """A signer's PKCS#12 identity under the CA, naming this server's CRL and/or OCSP responder."""
         from cryptography import x509
-        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric import ec
         from cryptography.hazmat.primitives.serialization import pkcs12
         from cryptography.x509.oid import NameOID
@@ -151,7 +159,8 @@ class TimestampAuthority:
                    .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
                    .add_extension(x509.KeyUsage(True, non_repudiation, False, False, False, False, False, False,
                                                 False), critical=True))
-        cert = _revocation_extensions(builder, self.base, crl=crl, ocsp=ocsp).sign(self.ca_key, hashes.SHA256())
+        cert = _revocation_extensions(builder, self.base, crl=crl, ocsp=ocsp).sign(self.ca_key,
+                                                                                    _digest_for(self.ca_key))
         self.issued[serial] = cert
         path = folder / f"signer-{serial}.p12"
         path.write_bytes(pkcs12.serialize_key_and_certificates(
@@ -164,7 +173,7 @@ class TimestampAuthority:
     def crl(self, issued: dt.datetime | None = None) -> bytes:
         """The CA's CRL, issued now (its last update five minutes before), or at the time `issued` names."""
         from cryptography import x509
-        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives import serialization
 
         now = issued or dt.datetime.now(dt.timezone.utc)
         builder = (x509.CertificateRevocationListBuilder().issuer_name(self.ca_cert.subject)
@@ -175,11 +184,11 @@ class TimestampAuthority:
         for serial, when in sorted(self.revoked.items()):
             builder = builder.add_revoked_certificate(
                 x509.RevokedCertificateBuilder().serial_number(serial).revocation_date(when).build())
-        return builder.sign(self.ca_key, hashes.SHA256()).public_bytes(serialization.Encoding.DER)
+        return builder.sign(self.ca_key, _digest_for(self.ca_key)).public_bytes(serialization.Encoding.DER)
 
     def ocsp(self, body: bytes) -> bytes:
         from cryptography import x509
-        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives import serialization
         from cryptography.x509 import ocsp
 
         request = ocsp.load_der_ocsp_request(body)
@@ -198,7 +207,7 @@ class TimestampAuthority:
         for extension in request.extensions:
             if isinstance(extension.value, x509.OCSPNonce):
                 builder = builder.add_extension(extension.value, critical=False)
-        return builder.sign(self.ca_key, hashes.SHA256()).public_bytes(serialization.Encoding.DER)
+        return builder.sign(self.ca_key, _digest_for(self.ca_key)).public_bytes(serialization.Encoding.DER)
 
     def __enter__(self) -> "TimestampAuthority":
         self.thread.start()

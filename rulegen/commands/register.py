@@ -1,4 +1,5 @@
-"""`rulegen register add|list|show|report|init`: the register of received filings (SQLite file or PostgreSQL)."""
+"""`rulegen register add|list|show|reverify|report|init`: the register of received filings (SQLite file or
+PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -91,6 +92,16 @@ def csv_cell(value: object) -> object:
     return value
 
 
+def _login() -> str:
+    """Who runs the command, as the register records a re-verification's author."""
+    import getpass
+
+    try:
+        return f"command line user {getpass.getuser()}"
+    except Exception:  # no user name in the environment or the password database
+        return "command line"
+
+
 def _write_atomically(target: Path, data: str) -> None:
     from rulegen.assemble.publish import publish_file
 
@@ -99,7 +110,7 @@ def _write_atomically(target: Path, data: str) -> None:
 
 def register(app: typer.Typer) -> None:
     group = typer.Typer(name="register", no_args_is_help=True,
-                        help="The register of received filings: add (verify and record), list, show, report.")
+                        help="The register of received filings: add (verify and record), list, show, reverify, report.")
     app.add_typer(group, name="register")
 
     @group.command("init")
@@ -229,6 +240,44 @@ def register(app: typer.Typer) -> None:
                 for section in changes.get("sections") or []:
                     for change in section["changes"]:
                         typer.echo(printable_line(f"  change ({section['title']}): {change['text']}"))
+
+    @group.command("reverify")
+    def reverify(
+        entry: Annotated[int, typer.Argument(metavar="ID", help="The entry number.", show_default=False)],
+        db: Db = None,
+        trust: Annotated[list[Path] | None, typer.Option(
+            "--trust", help="A CA certificate a signer may chain to today; repeatable (RULEGEN_TRUST: a folder of "
+                            "them).", show_default=False)] = None,
+        source: Annotated[Path | None, typer.Option(
+            "--from", help="The filing's folder or rules.pdf where it is now, if it moved since it was received "
+                           "(its rules.pdf must be the bytes received).", show_default=False)] = None,
+        by: Annotated[str | None, typer.Option(
+            "--by", help="Who asks for it, as recorded. Default: the user name of this login.",
+            show_default=False)] = None,
+        format: Annotated[OutputFormat, format_option()] = OutputFormat.TEXT,
+    ) -> None:
+        """Verify a recorded filing again, in full, with today's trust roots, and record the result beside the entry
+        (its verdict on receipt stays; list and show give the latest as its current status).
+
+        Exit 0: verified; 1: not verified, or no such entry; 2: the filing, the trust roots or the register cannot
+        be used (nothing is recorded then).
+        """
+        from rulegen.assemble import reproduce_filing_for_verify
+        from rulegen.filing.register_reverify import reverify_entry
+
+        _fail_format(format, ("text", "json"))
+        who = by.strip() if by and by.strip() else _login()
+        with exits_cleanly(), _open(db) as engine:
+            result = reverify_entry(engine, entry, reproduce=reproduce_filing_for_verify, trust=trust or None,
+                                    source=source, by=who)
+        if format == "json":
+            typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        else:
+            typer.echo(printable_line(f"entry {result.entry}: {result.path}: {result.verdict}"))
+            typer.echo(printable_line(f"  recorded as verified again by {who} with {result.trust_roots} trust "
+                                      f"root(s): {result.status} (was {result.was}; on receipt "
+                                      f"{result.received_status})"))
+        raise typer.Exit(code=result.exit_code)
 
     @group.command("report")
     def report(

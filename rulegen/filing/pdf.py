@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from asn1crypto import x509 as asn1_x509
-    from cryptography.x509 import Certificate
     from pyhanko.pdf_utils.reader import PdfFileReader
 
 HEX_UPPER = frozenset(b"0123456789ABCDEF")
@@ -358,37 +357,51 @@ def check_cms_structure(der: bytes, trust_roots: Sequence[asn1_x509.Certificate]
             + (f"; a timestamp token with {len(token_certificates)} certificate(s), each verifiable" if tokens else ""))
 
 
+def signature_checks(signature: bytes, signed: bytes, issuer: asn1_x509.Certificate, algorithm: Any) -> bool:
+    """Whether `signature` over the bytes `signed` checks with the public key of `issuer` (asn1crypto) under
+    `algorithm` (a SignedDigestAlgorithm), by pyHanko's signature validator: RSA PKCS#1 v1.5 and PSS (an
+    id-RSASSA-PSS key's parameters included), ECDSA, DSA, Ed25519 and Ed448."""
+    from pyhanko_certvalidator.sig_validate import DefaultSignatureValidator
+
+    try:
+        DefaultSignatureValidator().validate_signature(signature, signed, issuer.public_key, algorithm)
+    except Exception:  # InvalidSignature, an unsupported or malformed algorithm, a key of another type
+        return False
+    return True
+
+
 def unverifiable_certificates(candidates: Iterable[asn1_x509.Certificate], pool: Iterable[asn1_x509.Certificate],
                               trust_roots: Iterable[asn1_x509.Certificate] = ()) -> list[str]:
     """Names of the `candidates` (asn1crypto certificates) not self-signed or issued, with a signature that
-    checks, by a certificate in `pool` or `trust_roots`."""
+    checks (pyHanko's signature validator), by a certificate in `pool` or `trust_roots` whose subject is the
+    candidate's issuer."""
     from cryptography import x509
 
-    def load(cert: asn1_x509.Certificate) -> Certificate:
-        with warnings.catch_warnings():  # a malformed certificate is reported as unverifiable, not warned about
-            warnings.simplefilter("ignore")
-            return x509.load_der_x509_certificate(cert.dump())
-
-    issuers = [load(c) for c in list(pool) + list(trust_roots)]
+    issuers = list(pool) + list(trust_roots)
     bad = []
     for candidate in candidates:
         try:
             if candidate["signature_value"].contents[:1] != b"\x00":  # a signature is whole bytes: no unused bits
                 raise ValueError("unused bits in the signature")
-            cert = load(candidate)
+            # The algorithm outside the signed body is not signed: it must be the one inside (RFC 5280 4.1.1.2).
+            if candidate["signature_algorithm"].dump() != candidate["tbs_certificate"]["signature"].dump():
+                raise ValueError("the signature algorithm differs from the one the certificate's body names")
+            with warnings.catch_warnings():  # cryptography parses strict DER: a reencoded certificate fails here
+                warnings.simplefilter("ignore")
+                x509.load_der_x509_certificate(candidate.dump())
+            signature, signed = candidate["signature_value"].native, candidate["tbs_certificate"].dump()
+            algorithm, named = candidate["signature_algorithm"], candidate.issuer
         except Exception:
-            bad.append(candidate.subject.human_friendly)
+            bad.append(_subject_or_unreadable(candidate))
             continue
-        ok = False
-        for issuer in issuers:
-            if issuer.subject != cert.issuer:
-                continue
-            try:
-                cert.verify_directly_issued_by(issuer)
-                ok = True
-                break
-            except Exception:
-                continue
-        if not ok:
+        if not any(issuer.subject == named and signature_checks(signature, signed, issuer, algorithm)
+                   for issuer in issuers):
             bad.append(candidate.subject.human_friendly)
     return bad
+
+
+def _subject_or_unreadable(cert: asn1_x509.Certificate) -> str:
+    try:
+        return str(cert.subject.human_friendly)
+    except Exception:
+        return "an unreadable certificate"

@@ -131,7 +131,7 @@ def add_filings(engine: Engine, paths: Iterable[Any], *, reproduce: Reproducer, 
             result = AddResult(str(path), VerifyReport(str(path), error=problem))
         else:
             try:
-                report = verify_filing(path, roots=roots, reproduce=reproduce, previous=_held_revision(engine))
+                report = verify_filing(path, roots=roots, reproduce=reproduce, previous=held_revision(engine))
             except InputError as exc:
                 report = VerifyReport(str(path), error=exc.message)
             result = record(engine, report, clock=clock)
@@ -141,7 +141,7 @@ def add_filings(engine: Engine, paths: Iterable[Any], *, reproduce: Reproducer, 
     return results
 
 
-def _held_revision(engine: Engine) -> Callable[[str, int], Any]:
+def held_revision(engine: Engine) -> Callable[[str, int], Any]:
     """Revision N of an offering as the register holds it (its verified filing's offering), for verify to check a
     "changes from revision N" section against; None when the register holds no verified revision N."""
     def held(offering_id: str, revision: int) -> Any:

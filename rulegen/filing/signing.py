@@ -107,7 +107,8 @@ def signer_name(p12_path: str | Path, passphrase: bytes | None) -> str:
 
 
 def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *, tsa_url: str | None = None) -> bytes:
-    """rules.pdf signed (PAdES baseline B, SHA-256) as an incremental update of `pdf_bytes`.
+    """rules.pdf signed (PAdES baseline B; SHA-256, or the digest the key requires: see `signature_mechanism`) as
+    an incremental update of `pdf_bytes`.
 
     With `tsa_url`, PAdES baseline LT: the signature carries an RFC 3161 timestamp token from that authority,
     and a second incremental update adds the Document Security Store (DSS) holding the certificates and the
@@ -116,6 +117,15 @@ def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *
     years later. These fetches are the only network access rulegen makes, and only when asked. A filing
     promised as B-LT is never quietly less: a certificate that names no revocation source, a source that
     fails, or a revoked certificate stops signing with an InputError (exit 2)."""
+    path = Path(p12_path)
+    key, cert, others = _load_identity(path, passphrase)  # clear messages before pyHanko sees the file
+    _check_certificate(cert, path)
+    return sign_with_key(pdf_bytes, key, cert, others, tsa_url=tsa_url)
+
+
+def sign_with_key(pdf_bytes: bytes, key: PrivateKeyTypes, cert: _x509.Certificate, others: list[_x509.Certificate],
+                  *, tsa_url: str | None = None) -> bytes:
+    """`sign_pdf` once the identity is open and checked: the key, its certificate and the chain beside it."""
     from pyhanko.keys.internal import translate_pyca_cryptography_cert_to_asn1, translate_pyca_cryptography_key_to_asn1
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.sign import fields, signers
@@ -123,9 +133,6 @@ def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *
 
     from rulegen.filing.pdf import unverifiable_certificates
 
-    path = Path(p12_path)
-    key, cert, others = _load_identity(path, passphrase)  # clear messages before pyHanko sees the file
-    _check_certificate(cert, path)
     chain = [translate_pyca_cryptography_cert_to_asn1(c) for c in others]
     # Carry only chain certificates whose own signature checks against another carried one: verify refuses
     # any other, since a changed byte inside them would be signed by no one.
@@ -133,15 +140,16 @@ def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *
     carried = [c for c in chain if c.subject.human_friendly not in unverifiable]
     registry = cast(Any, SimpleCertificateStore).from_certs(carried)  # pyHanko leaves it unannotated
     signing_cert = translate_pyca_cryptography_cert_to_asn1(cert)
+    digest, mechanism = signature_mechanism(signing_cert)
     signer = signers.SimpleSigner(signing_key=translate_pyca_cryptography_key_to_asn1(key),
-                                  signing_cert=signing_cert, cert_registry=registry)
+                                  signing_cert=signing_cert, cert_registry=registry, signature_mechanism=mechanism)
     timestamper = None
     context = None
     if tsa_url is not None:
         timestamper, context = _long_term_context(tsa_url, signing_cert, carried)
     metadata = signers.PdfSignatureMetadata(
         field_name=SIGNATURE_FIELD,
-        md_algorithm="sha256",
+        md_algorithm=digest,
         subfilter=fields.SigSeedSubFilter.PADES,
         reason="Rules submission: filed as final",
         name=describe_name(cert.subject),
@@ -163,6 +171,29 @@ def sign_pdf(pdf_bytes: bytes, p12_path: str | Path, passphrase: bytes | None, *
     if context is not None:
         signed = _validation_data_revision(signed, tsa_url or "")
     return signed
+
+
+def signature_mechanism(signing_cert: Any) -> tuple[str, Any]:
+    """The digest and the signature mechanism the signer's key signs with (asn1crypto certificate): SHA-256 with the
+    key's own mechanism (RSA PKCS#1 v1.5, ECDSA), which pyHanko picks; an Ed25519 key signs SHA-512 and an Ed448
+    key SHAKE256, as RFC 8419 binds them; an RSA-PSS key (id-RSASSA-PSS) signs with the parameters its certificate
+    fixes, else PSS over SHA-256 with pyHanko's parameters (pyHanko picks no mechanism for such a key itself)."""
+    from asn1crypto import algos
+    from pyhanko.sign.general import optimal_pss_params
+
+    algorithm = signing_cert.public_key.algorithm
+    if algorithm == "ed25519":
+        return "sha512", None
+    if algorithm == "ed448":
+        return "shake256", None
+    if algorithm == "rsassa_pss":
+        fixed = signing_cert.public_key["algorithm"]["parameters"]
+        if fixed.native is not None:
+            return str(fixed["hash_algorithm"]["algorithm"].native), algos.SignedDigestAlgorithm(
+                {"algorithm": "rsassa_pss", "parameters": fixed})
+        return "sha256", algos.SignedDigestAlgorithm({"algorithm": "rsassa_pss",
+                                                     "parameters": optimal_pss_params(signing_cert, "sha256")})
+    return "sha256", None
 
 
 def _long_term_context(tsa_url: str, signing_cert: Any, carried: list[Any]) -> tuple[Any, Any]:

@@ -465,17 +465,13 @@ def _timestamp_certificates(signer_info: Any) -> list[Any]:
 def _signed_by_one_of(tbs: bytes, signed: Any, candidates: list[Any], issuer: Any = None,
                       responder: Any = None) -> bool:
     """Whether the signature over `tbs` (a CRL's or an OCSP response's) checks with the key of one of the
-    `candidates` (asn1crypto certificates) named by `issuer` (a Name) or `responder` (an OCSP ResponderId)."""
-    from cryptography.hazmat.primitives import hashes
-    from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
-    from cryptography.x509 import load_der_x509_certificate
+    `candidates` (asn1crypto certificates) named by `issuer` (a Name) or `responder` (an OCSP ResponderId), by
+    pyHanko's signature validator (every mechanism it validates signatures with: RSA PKCS#1 v1.5 and PSS, ECDSA,
+    DSA, EdDSA)."""
+    from rulegen.filing.pdf import signature_checks
 
-    algorithm = signed["signature_algorithm"]
-    digest = {"sha1": hashes.SHA1(), "sha256": hashes.SHA256(), "sha384": hashes.SHA384(),
-              "sha512": hashes.SHA512()}.get(algorithm.hash_algo)
     if signed["signature"].contents[:1] != b"\x00":  # a signature is whole bytes: a count of unused bits is a change
         return False
-    value = signed["signature"].native
     for candidate in candidates:
         if issuer is not None and candidate.subject != issuer:
             continue
@@ -484,19 +480,8 @@ def _signed_by_one_of(tbs: bytes, signed: Any, candidates: list[Any], issuer: An
                 continue
             if responder.name == "by_key" and candidate.public_key.sha1 != responder.chosen.native:
                 continue
-        try:
-            key = load_der_x509_certificate(candidate.dump()).public_key()
-            if digest is None:
-                continue
-            if isinstance(key, rsa.RSAPublicKey):
-                key.verify(value, tbs, padding.PKCS1v15(), digest)
-            elif isinstance(key, ec.EllipticCurvePublicKey):
-                key.verify(value, tbs, ec.ECDSA(digest))
-            else:
-                continue
+        if signature_checks(signed["signature"].native, tbs, candidate, signed["signature_algorithm"]):
             return True
-        except Exception:
-            continue
     return False
 
 
