@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rulegen.game import money
+from rulegen.math.cache import memoised as disk_memoised
 from rulegen.math.deals import starting_hands
 
 if TYPE_CHECKING:
@@ -36,6 +37,12 @@ _held: list[np.ndarray] = []
 def compute_reach_table(threads: int | None = None) -> np.ndarray:
     """reach[a, d, f]: -1 where no deal gives Across class a, Down class d and five-card class f, else the best
     Six Card Bonus class over the deals that do. The starting hands run on `threads` threads."""
+    return compute_hand_reach_tables(threads).max(axis=0)
+
+
+def compute_hand_reach_tables(threads: int | None = None) -> np.ndarray:
+    """[169, 11, 11, 11]: each starting hand's reach table (in the order of deals.starting_hands()), the deals
+    dealt it alone. The starting hands run on `threads` threads."""
     from concurrent.futures import ThreadPoolExecutor
 
     import numba
@@ -46,12 +53,57 @@ def compute_reach_table(threads: int | None = None) -> np.ndarray:
 
     perms = suit_permutations()
     hands = starting_hands()
-    reach = hand_reach(hands[0].cards[0], hands[0].cards[1], perms)  # loads (or compiles) the kernel once
+    first = hand_reach(hands[0].cards[0], hands[0].cards[1], perms)  # loads (or compiles) the kernel once
     workers = max(1, min(threads or numba.get_num_threads(), len(hands)))
     with ThreadPoolExecutor(workers) as pool:
-        for found in pool.map(lambda hand: hand_reach(hand.cards[0], hand.cards[1], perms), hands[1:]):
-            reach = np.maximum(reach, found)
-    return reach
+        rest = list(pool.map(lambda hand: hand_reach(hand.cards[0], hand.cards[1], perms), hands[1:]))
+    return np.stack([first, *rest]).astype(np.int8)
+
+
+HAND_TABLES_VERSION = "hand-reach-1"  # bump when what the per-hand tables hold, or how they are stored, changes
+
+
+@disk_memoised
+def hand_reach_tables() -> np.ndarray:
+    """The per-hand reach tables: read from the math cache when a checked entry is there, else computed (seconds,
+    once per machine) and stored; held for the process (forgotten inside cache.fresh(), where nothing is read)."""
+    import base64
+
+    import numpy as np
+
+    from rulegen.math import cache as disk
+    from rulegen.math.shared import disk_lock
+
+    shape = (len(starting_hands()), 11, 11, 11)
+    key = disk.key("hand_reach_tables", HAND_TABLES_VERSION)
+    with disk_lock("hand-reach"):  # processes beside this one wait for one to compute them
+        found = disk.load(key)
+        tables = None
+        if isinstance(found, str):
+            try:
+                tables = np.frombuffer(base64.b64decode(found, validate=True), dtype=np.int8).reshape(shape)
+            except ValueError:
+                tables = None
+        if tables is None or not np.all(np.isin(tables, (-1, 8, 9, 10))) \
+                or not np.all((tables >= 0).any(axis=(1, 2, 3))):  # every hand reaches some classes
+            tables = compute_hand_reach_tables()
+            disk.store(key, base64.b64encode(tables.tobytes()).decode("ascii"))
+    return tables
+
+
+def triggering_reach(trigger: str) -> np.ndarray:
+    """The reach table of the deals whose hole cards trigger the Bonus Spin (`trigger`, the game layer's rule)."""
+    import numpy as np
+
+    from rulegen.cards import Card
+    from rulegen.game import bonus_spin_triggered
+
+    tables = hand_reach_tables()
+    spinning = [c for c, hand in enumerate(starting_hands())
+                if bonus_spin_triggered(trigger, (Card(hand.cards[0]), Card(hand.cards[1])))]
+    if not spinning:
+        raise ValueError(f"no hole cards trigger the Bonus Spin ({trigger})")
+    return tables[spinning].max(axis=0).astype(np.int64)
 
 
 def reach_table() -> np.ndarray:

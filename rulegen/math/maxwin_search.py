@@ -1,0 +1,237 @@
+"""The maximum win's search in numpy (math layer): what `maxwin_kernels` computes, found the same way, so a new
+paytable's maximum win needs no compiled kernel (and no numba import).
+
+The search (see rulegen.math.maxwin) visits the 3-card sets T (the hole cards and the middle card) best bound
+first and, in each, the Across and Down pairs best value first and the three choices of the middle card; the
+round it reports is the first in that order whose win is the largest of all (a later round only replaces it when
+it wins strictly more). Any pruning that drops only rounds that cannot beat the best found so far keeps that
+round, so here each visited T's rounds are taken a block of Across pairs at a time, as arrays, pruned by the best
+found before the block. One pruning is added: a T none of whose choices of hole cards can trigger the Bonus Spin
+is bounded without the spin's prize (what makes the search for the meter at which a progressive's maximum win
+passes a limit fast: its prize, set beyond any other win, counts only where the hole cards trigger it).
+
+Tests compare every result with the compiled search's, on tables with and without bonuses, spins and Six Card
+Bonus.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from rulegen.math.kernel_types import MaxWinFound
+
+if TYPE_CHECKING:
+    import numpy as np
+
+FIRST_BLOCK = 4  # Across pairs taken at once in a T's first block; each later block doubles, up to LAST_BLOCK
+LAST_BLOCK = 256
+
+
+@cache
+def _card_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(card_key, card_bit, nonflush_class, flush_class): a hand's pay class in one lookup."""
+    import numpy as np
+
+    from rulegen.evaluator import strength_arrays
+    from rulegen.math.montecarlo import class_tables
+
+    card_key, card_bit = strength_arrays()[:2]
+    nonflush_class, flush_class = class_tables()
+    return card_key.astype(np.int64), card_bit.astype(np.int64), nonflush_class, flush_class
+
+
+def pay_classes(cards: np.ndarray) -> np.ndarray:
+    """The pay class (int64) of each row of five cards (last axis)."""
+    import numpy as np
+
+    card_key, card_bit, nonflush_class, flush_class = _card_tables()
+    suits = cards & 3
+    flush = (suits == suits[..., :1]).all(axis=-1)
+    nonflush = nonflush_class[card_key[cards].sum(axis=-1)]
+    suited = flush_class[np.bitwise_or.reduce(card_bit[cards], axis=-1)]
+    return np.where(flush, suited, nonflush).astype(np.int64)
+
+
+SOME_HAND = (0, 4, 8, 12, 17)  # five distinct cards, classed in place of a row that repeats a card (then ignored)
+
+
+def reachable_classes(rows: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """For each 3-card set (a row of `rows`): the pay classes it makes with a pair of the other cards, as bits
+    (`maxwin_kernels.reachable_classes`)."""
+    import numpy as np
+
+    bits = np.int64(1) << np.arange(52, dtype=np.int64)
+    pair_mask = bits[pairs[:, 0]] | bits[pairs[:, 1]]
+    masks = np.zeros(rows.shape[0], dtype=np.int64)
+    for start in range(0, rows.shape[0], 128):
+        block = rows[start:start + 128]
+        hands = np.concatenate([np.broadcast_to(block[:, None, :], (block.shape[0], pairs.shape[0], 3)),
+                                np.broadcast_to(pairs[None, :, :], (block.shape[0], pairs.shape[0], 2))], axis=2)
+        meets = (pair_mask[None, :] & np.bitwise_or.reduce(bits[block], axis=1)[:, None]) != 0
+        hands = np.where(meets[..., None], np.array(SOME_HAND, dtype=np.int64), hands)
+        reached = np.where(meets, 0, np.int64(1) << pay_classes(hands))
+        masks[start:start + 128] = np.bitwise_or.reduce(reached, axis=1)
+    return masks
+
+
+@cache
+def _straight_flushes() -> tuple[np.ndarray, np.ndarray]:
+    """(masks [40], royal [40]): each straight flush's five cards as bits, ace high first; royal marks the ace
+    high ones (in the order `maxwin_kernels.best_six_class` tries them)."""
+    import numpy as np
+
+    masks, royal = [], []
+    for top in range(12, 2, -1):
+        for suit in range(4):
+            mask = 0
+            for step in range(5):
+                rank = top - step if top - step >= 0 else 12
+                mask |= 1 << (rank * 4 + suit)
+            masks.append(mask)
+            royal.append(top == 12)
+    return np.array(masks, dtype=np.int64), np.array(royal, dtype=bool)
+
+
+def best_six_classes(h1: int, h2: int, dealt: np.ndarray) -> np.ndarray:
+    """`maxwin_kernels.best_six_class` for the hole cards h1, h2 and each mask of the other cards the round dealt:
+    four of a kind is always open (seven cards dealt leave at least six ranks untouched), so the class is 10 where a
+    royal flush holding a hole card has no other card dealt, else 9 for such a straight flush, else 8."""
+    import numpy as np
+
+    masks, royal = _straight_flushes()
+    hole = (np.int64(1) << h1) | (np.int64(1) << h2)
+    holding = (masks & hole) != 0
+    masks, royal = masks[holding], royal[holding]
+    fits = (dealt[:, None] & masks[None, :]) == 0
+    return np.where((fits & royal).any(axis=1), 10, np.where(fits.any(axis=1), 9, 8)).astype(np.int64)
+
+
+def _triggers(g1: np.ndarray, g2: np.ndarray, trigger: int) -> np.ndarray:
+    import numpy as np
+
+    pair = g1 // 4 == g2 // 4
+    suited = g1 % 4 == g2 % 4
+    if trigger == 1:
+        return pair
+    if trigger == 2:
+        return suited
+    if trigger == 3:
+        return pair | suited
+    return np.zeros(g1.shape, dtype=bool)
+
+
+def search(order, triples, upper, hand_value, mid_value, bonus_value, bonus_top, pairs, six_value, six_top,
+           spin_value, spin_trigger) -> MaxWinFound:
+    """`maxwin_kernels.search` (the same arguments but the evaluator's tables): the same MaxWinFound."""
+    import numpy as np
+
+    bits = np.int64(1) << np.arange(52, dtype=np.int64)
+    pair_mask = bits[pairs[:, 0]] | bits[pairs[:, 1]]
+    # spins[i, j]: T's cards other than its j-th (the hole cards when the j-th is the middle card) trigger the spin
+    spins = np.stack([_triggers(triples[:, (j + 1) % 3], triples[:, (j + 2) % 3], spin_trigger) for j in range(3)],
+                     axis=1)
+    extra_all = int(bonus_top) + int(six_top) + int(spin_value)
+    extra_own = int(bonus_top) + int(six_top) + np.where(spins.any(axis=1), int(spin_value), 0)
+    best, found = -1, (0, -1, -1, -1, -1)
+    for i in order.tolist():
+        if int(upper[i]) + extra_all <= best:
+            break  # order is by upper bound: nothing later can beat the best
+        if int(upper[i]) + int(extra_own[i]) <= best:
+            continue  # no choice of T's hole cards spins, and without the spin T cannot beat the best
+        better = _best_in_triple(i, best, triples, hand_value, mid_value, bonus_value, int(extra_own[i]), pairs,
+                                 pair_mask, bits, six_value, int(six_top), int(spin_value), spins[i])
+        if better is not None:
+            best, found = better
+    return MaxWinFound(best, *found)
+
+
+def _best_in_triple(i, best, triples, hand_value, mid_value, bonus_value, extra, pairs, pair_mask, bits, six_value,
+                    six_top, spin_value, spins):
+    """(total, (main, i, middle, across pair, down pair)) of the first round of T = triples[i] whose total is T's
+    largest, where that beats `best`; else None. Blocks of Across pairs in order, each pruned by the best so far."""
+    import numpy as np
+
+    t = triples[i]
+    t_mask = bits[t[0]] | bits[t[1]] | bits[t[2]]
+    meets = (pair_mask & t_mask) != 0
+    hands = np.concatenate([np.broadcast_to(t, (pairs.shape[0], 3)), pairs], axis=1)
+    classes = pay_classes(np.where(meets[:, None], np.array(SOME_HAND, dtype=np.int64), hands))
+    values = hand_value[classes]
+    index = np.nonzero(~meets)[0]
+    ranked = index[np.argsort(-values[index], kind="mergesort")]
+    ranked_values = values[ranked]
+    top_value = int(ranked_values[0])
+    top_mid = max(0, int(mid_value[classes[ranked]].max()))
+    start, size, improved = 0, FIRST_BLOCK, None
+    while start < ranked.shape[0]:
+        if int(ranked_values[start]) + top_value + top_mid + extra <= best:
+            break  # the Across pairs are by value: nothing later in T can beat the best
+        across = ranked[start:start + size]
+        a_values = ranked_values[start:start + size]
+        # Down pairs: by value, those that can still beat the best with the block's best Across pair
+        down = ranked[ranked_values + int(a_values[0]) + top_mid + extra > best]
+        d_values = values[down]
+        main = (a_values[:, None] + d_values[None, :]
+                + mid_value[np.maximum(classes[across][:, None], classes[down][None, :])])
+        keep = ((a_values[:, None] + d_values[None, :] + top_mid + extra > best)
+                & ((pair_mask[across][:, None] & pair_mask[down][None, :]) == 0) & (main + extra > best))
+        rows, cols = np.nonzero(keep)  # in the search's order: Across pair, then Down pair
+        if rows.shape[0]:
+            found = _best_of_rounds(t, across[rows], down[cols], main[rows, cols], best, pairs, bits, bonus_value,
+                                    extra, six_value, six_top, spin_value, spins)
+            if found is not None:
+                best = found[0]
+                improved = (found[0], (found[1], i, found[2], found[3], found[4]))
+        start += size
+        size = min(2 * size, LAST_BLOCK)
+    return improved
+
+
+def _best_of_rounds(t, across, down, main, best, pairs, bits, bonus_value, extra, six_value, six_top, spin_value,
+                    spins):
+    """(total, main, middle card, across pair, down pair) of the first of these rounds (each with the three choices
+    of middle card, in order) with the largest total, where it beats `best`; else None."""
+    import numpy as np
+
+    a0, a1, d0, d1 = pairs[across, 0], pairs[across, 1], pairs[down, 0], pairs[down, 1]
+    totals = np.empty((main.shape[0], 3), dtype=np.int64)
+    for j in range(3):
+        m = int(t[j])
+        bonus = np.zeros(main.shape[0], dtype=np.int64)
+        if extra > 0:
+            five = np.stack([a0, a1, d0, d1, np.full_like(a0, m)], axis=1)
+            bonus = bonus_value[pay_classes(five)]
+        if spins[j]:
+            bonus = bonus + spin_value
+        if six_top > 0:
+            open_six = main + bonus + six_top > best
+            if open_six.any():
+                dealt = bits[m] | bits[a0[open_six]] | bits[a1[open_six]] | bits[d0[open_six]] | bits[d1[open_six]]
+                bonus = bonus.copy()
+                bonus[open_six] += six_value[best_six_classes(int(t[(j + 1) % 3]), int(t[(j + 2) % 3]), dealt)]
+        totals[:, j] = main + bonus
+    flat = int(np.argmax(totals))  # the first largest, in the order Across, Down, middle card
+    total = int(totals.reshape(-1)[flat])
+    if total <= best:
+        return None
+    r, j = divmod(flat, 3)
+    return total, int(main[r]), int(t[j]), int(across[r]), int(down[r])
+
+
+def six_card_draw(h1: int, h2: int, used: np.ndarray, six_value: np.ndarray) -> tuple[int, np.ndarray]:
+    """`maxwin_kernels.six_card_draw`: the four free cards that pay the Six Card Bonus most (the first such set in
+    the order of their cards), and its value."""
+    import numpy as np
+
+    free = np.nonzero(~used)[0].astype(np.int64)
+    sets = np.array(list(combinations(range(free.shape[0]), 4)), dtype=np.int64)
+    four = free[sets]
+    six = np.concatenate([np.broadcast_to(np.array([h1, h2], dtype=np.int64), (four.shape[0], 2)), four], axis=1)
+    top = np.zeros(four.shape[0], dtype=np.int64)
+    for leave in range(6):
+        hand = np.delete(six, leave, axis=1)
+        top = np.maximum(top, six_value[pay_classes(hand)])
+    first = int(np.argmax(top))
+    return int(top[first]), four[first]
