@@ -22,8 +22,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache, lru_cache
-from itertools import combinations
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rulegen.game import MAIN_WAGERS
@@ -46,23 +45,13 @@ READING = ("both antes at the table minimum and every raise at 3x, plus each bon
            "losing wagers not deducted")
 
 
-@cache
 def reachable_classes() -> tuple[np.ndarray, np.ndarray]:
     """(triples, masks): every 3-card set T (x < y < z, in order) and, as bits, the pay classes T makes with a pair
-    of the other cards. A suit permutation maps T and its pairs to another set's with the same classes, so the
-    classes are enumerated for one set per suit pattern (1,755 of 22,100) and read for the others."""
-    import numpy as np
+    of the other cards (`maxwin_search.triple_classes`)."""
+    from rulegen.math.maxwin_search import triple_classes
 
-    from rulegen.math.deals import pair_cards, suit_maps
-    from rulegen.math.maxwin_search import reachable_classes as kernel
-
-    triples = np.array(list(combinations(range(52), 3)), dtype=np.int64)
-    images = np.sort(suit_maps()[:, triples], axis=2)  # [24, 22100, 3]: each set under each suit permutation
-    codes = (images[..., 0] * 52 + images[..., 1]) * 52 + images[..., 2]
-    representatives, inverse = np.unique(codes.min(axis=0), return_inverse=True)
-    rows = np.column_stack([representatives // 2704, representatives // 52 % 52, representatives % 52])
-    masks = kernel(np.ascontiguousarray(rows, dtype=np.int64), pair_cards())
-    return triples, masks[inverse.reshape(-1)]
+    table = triple_classes()
+    return table.triples, table.masks
 
 
 @lru_cache(maxsize=4)

@@ -16,15 +16,19 @@ Bonus.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from rulegen.math.cache import memoised as disk_memoised
 from rulegen.math.kernel_types import MaxWinFound
 
 if TYPE_CHECKING:
     import numpy as np
 
+CLASSES_VERSION = "triple-classes-1"  # bump when what the table of classes holds, or how it is stored, changes
+NO_CLASS = 255  # in the table of classes: a pair that holds a card of the set
 FIRST_BLOCK = 4  # Across pairs taken at once in a T's first block; each later block doubles, up to LAST_BLOCK
 LAST_BLOCK = 256
 
@@ -57,23 +61,91 @@ def pay_classes(cards: np.ndarray) -> np.ndarray:
 SOME_HAND = (0, 4, 8, 12, 17)  # five distinct cards, classed in place of a row that repeats a card (then ignored)
 
 
-def reachable_classes(rows: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-    """For each 3-card set (a row of `rows`): the pay classes it makes with a pair of the other cards, as bits
-    (`maxwin_kernels.reachable_classes`)."""
+def set_classes(rows: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """[sets, pairs] uint8: the pay class of each 3-card set (a row of `rows`) with each pair (NO_CLASS where the
+    pair holds a card of the set)."""
     import numpy as np
 
     bits = np.int64(1) << np.arange(52, dtype=np.int64)
     pair_mask = bits[pairs[:, 0]] | bits[pairs[:, 1]]
-    masks = np.zeros(rows.shape[0], dtype=np.int64)
+    out = np.empty((rows.shape[0], pairs.shape[0]), dtype=np.uint8)
     for start in range(0, rows.shape[0], 128):
         block = rows[start:start + 128]
         hands = np.concatenate([np.broadcast_to(block[:, None, :], (block.shape[0], pairs.shape[0], 3)),
                                 np.broadcast_to(pairs[None, :, :], (block.shape[0], pairs.shape[0], 2))], axis=2)
         meets = (pair_mask[None, :] & np.bitwise_or.reduce(bits[block], axis=1)[:, None]) != 0
         hands = np.where(meets[..., None], np.array(SOME_HAND, dtype=np.int64), hands)
-        reached = np.where(meets, 0, np.int64(1) << pay_classes(hands))
-        masks[start:start + 128] = np.bitwise_or.reduce(reached, axis=1)
-    return masks
+        out[start:start + 128] = np.where(meets, NO_CLASS, pay_classes(hands))
+    return out
+
+
+def reachable_classes(rows: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """For each 3-card set (a row of `rows`): the pay classes it makes with a pair of the other cards, as bits
+    (`maxwin_kernels.reachable_classes`)."""
+    return _masks(set_classes(rows, pairs))
+
+
+def _masks(classes: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    reached = np.where(classes == NO_CLASS, 0, np.int64(1) << np.minimum(classes, 62).astype(np.int64))
+    return np.bitwise_or.reduce(reached, axis=1)
+
+
+@dataclass(frozen=True, eq=False)
+class TripleClasses:
+    """Every 3-card set T (x < y < z, in order) and the pay class it makes with each pair. A suit permutation maps
+    T and its pairs to another set's with the same classes, so the classes are kept for one set per suit pattern
+    (1,755 of 22,100) and read for the others through the permutation."""
+    triples: np.ndarray  # [22100, 3]
+    pattern: np.ndarray  # [22100]: the row of `classes` of T's suit pattern
+    permutation: np.ndarray  # [22100]: a suit permutation (row of deals.suit_maps()) taking T to that row's set
+    classes: np.ndarray  # [1755, 1326] uint8: the pattern's set with each pair, NO_CLASS where the pair meets it
+    masks: np.ndarray  # [22100]: T's pay classes with a pair, as bits
+
+    def of(self, i: int) -> np.ndarray:
+        """[1326]: T = triples[i] with each pair (NO_CLASS where the pair holds a card of T)."""
+        from rulegen.math.deals import pair_cards, pair_index, suit_maps
+
+        image = suit_maps()[self.permutation[i]]
+        pairs = pair_cards()
+        return self.classes[self.pattern[i], pair_index()[image[pairs[:, 0]], image[pairs[:, 1]]]]
+
+
+@disk_memoised
+def triple_classes() -> TripleClasses:
+    """The classes of every 3-card set with every pair: the table of suit patterns read from the math cache when a
+    checked entry is there (a speed-up: paytable-independent, about 0.4 s to compute), else computed and stored."""
+    import base64
+
+    import numpy as np
+
+    from rulegen.math import cache as disk
+    from rulegen.math.deals import pair_cards, suit_maps
+
+    triples = np.array(list(combinations(range(52), 3)), dtype=np.int64)
+    images = np.sort(suit_maps()[:, triples], axis=2)  # [24, 22100, 3]: each set under each suit permutation
+    codes = (images[..., 0] * 52 + images[..., 1]) * 52 + images[..., 2]
+    least = codes.min(axis=0)
+    representatives, inverse = np.unique(least, return_inverse=True)
+    permutation = np.argmax(codes == least[None, :], axis=0)
+    rows = np.column_stack([representatives // 2704, representatives // 52 % 52, representatives % 52])
+    shape = (rows.shape[0], pair_cards().shape[0])
+    key = disk.key("triple_classes", CLASSES_VERSION)
+    found = disk.load(key)
+    classes = None
+    if isinstance(found, str):
+        try:
+            classes = np.frombuffer(base64.b64decode(found, validate=True), dtype=np.uint8).reshape(shape)
+        except ValueError:
+            classes = None
+    # each set meets 150 pairs; every other pair makes a class
+    if classes is None or not np.all((classes == NO_CLASS).sum(axis=1) == 150) \
+            or int(classes[classes != NO_CLASS].max()) > 10:
+        classes = set_classes(np.ascontiguousarray(rows, dtype=np.int64), pair_cards())
+        disk.store(key, base64.b64encode(classes.tobytes()).decode("ascii"))
+    pattern = inverse.reshape(-1)
+    return TripleClasses(triples, pattern, permutation, classes, _masks(classes)[pattern])
 
 
 @cache
@@ -134,30 +206,30 @@ def search(order, triples, upper, hand_value, mid_value, bonus_value, bonus_top,
                      axis=1)
     extra_all = int(bonus_top) + int(six_top) + int(spin_value)
     extra_own = int(bonus_top) + int(six_top) + np.where(spins.any(axis=1), int(spin_value), 0)
+    table = triple_classes()
     best, found = -1, (0, -1, -1, -1, -1)
     for i in order.tolist():
         if int(upper[i]) + extra_all <= best:
             break  # order is by upper bound: nothing later can beat the best
         if int(upper[i]) + int(extra_own[i]) <= best:
             continue  # no choice of T's hole cards spins, and without the spin T cannot beat the best
-        better = _best_in_triple(i, best, triples, hand_value, mid_value, bonus_value, int(extra_own[i]), pairs,
+        better = _best_in_triple(i, best, table, hand_value, mid_value, bonus_value, int(extra_own[i]), pairs,
                                  pair_mask, bits, six_value, int(six_top), int(spin_value), spins[i])
         if better is not None:
             best, found = better
     return MaxWinFound(best, *found)
 
 
-def _best_in_triple(i, best, triples, hand_value, mid_value, bonus_value, extra, pairs, pair_mask, bits, six_value,
+def _best_in_triple(i, best, table, hand_value, mid_value, bonus_value, extra, pairs, pair_mask, bits, six_value,
                     six_top, spin_value, spins):
     """(total, (main, i, middle, across pair, down pair)) of the first round of T = triples[i] whose total is T's
     largest, where that beats `best`; else None. Blocks of Across pairs in order, each pruned by the best so far."""
     import numpy as np
 
-    t = triples[i]
-    t_mask = bits[t[0]] | bits[t[1]] | bits[t[2]]
-    meets = (pair_mask & t_mask) != 0
-    hands = np.concatenate([np.broadcast_to(t, (pairs.shape[0], 3)), pairs], axis=1)
-    classes = pay_classes(np.where(meets[:, None], np.array(SOME_HAND, dtype=np.int64), hands))
+    t = table.triples[i]
+    classes = table.of(i).astype(np.int64)
+    meets = classes == NO_CLASS
+    classes[meets] = 0
     values = hand_value[classes]
     index = np.nonzero(~meets)[0]
     ranked = index[np.argsort(-values[index], kind="mergesort")]

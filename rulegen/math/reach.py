@@ -127,6 +127,38 @@ def reach_table() -> np.ndarray:
         return _held[0]
 
 
+TRIGGERING_WIN_VERSION = "triggering-max-win-1"  # bump when what triggering_max_win counts changes
+
+
+def triggering_max_win(rules, ante_minimum, five_card_bonus_minimum, counted: frozenset[str],
+                       others: int) -> Decimal:
+    """The most one player can win in a round whose hole cards trigger the Bonus Spin, apart from the spin's own
+    prize (the maximum win's reading otherwise: `maxwin.max_win_per_round`), with the wheel's largest community pay
+    from each of `others` other players. Kept in the math cache like a maximum win."""
+    from rulegen.math import cache as disk
+    from rulegen.math.maxwin import counted_wagers
+
+    spin = rules.bonus_spin
+    _, five, main_counted, fcb_table, six_table = counted_wagers(rules, ante_minimum, five_card_bonus_minimum,
+                                                                counted)
+    key = disk.key("triggering_max_win", TRIGGERING_WIN_VERSION, rules.criss_cross.canonical(), rules.ante.canonical(),
+                   fcb_table.canonical() if fcb_table else None, six_table.canonical() if six_table else None,
+                   str(Decimal(str(ante_minimum))), str(five), list(main_counted), spin.trigger,
+                   [str(s.community) for s in spin.segments], others)
+    found = disk.load(key)
+    if isinstance(found, str):
+        try:
+            return Decimal(found)
+        except ArithmeticError:
+            pass
+    win = max_win_amount(rules, ante_minimum, five_card_bonus_minimum, counted, reach=triggering_reach(spin.trigger))
+    community = max((s.community or Decimal(0) for s in spin.segments), default=Decimal(0))
+    if others and community > 0:
+        win += others * community
+    disk.store(key, str(win))
+    return win
+
+
 def max_win_amount(rules, ante_minimum, five_card_bonus_minimum=None, counted: frozenset[str] = frozenset(),
                    reach: np.ndarray | None = None) -> Decimal:
     """`maxwin.max_win_per_round(rules, ante_minimum, five_card_bonus_minimum, counted).amount`, from the reach

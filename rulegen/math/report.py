@@ -110,14 +110,11 @@ def limit_follows_meter_above(offering: ResolvedOffering) -> Decimal | None:
     if disk.reading():
         # the same figure from the per-hand reach tables (kept in the math cache): the best win apart from the
         # prize over the deals whose hole cards trigger the spin, with the other players' community pays
-        from rulegen.math.reach import max_win_amount, triggering_reach
+        from rulegen.math.reach import triggering_max_win
 
-        win = max_win_amount(rules, offering.limits.ante.minimum,
-                             offering.five_card_bonus_minimum if "five_card_bonus" in counted else None, counted,
-                             reach=triggering_reach(spin.trigger))
-        community = max((s.community or Decimal(0) for s in spin.segments), default=Decimal(0))
-        if others and community > 0:
-            win += others * community
+        win = triggering_max_win(rules, offering.limits.ante.minimum,
+                                 offering.five_card_bonus_minimum if "five_card_bonus" in counted else None, counted,
+                                 others)
         return max(Decimal(str(base.value)) - win, Decimal(0))
     beyond = Decimal(10) ** 9
     lifted = replace(rules, bonus_spin=replace(spin, top_prize_amount=beyond))
