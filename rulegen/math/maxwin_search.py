@@ -27,7 +27,7 @@ from rulegen.math.kernel_types import MaxWinFound
 if TYPE_CHECKING:
     import numpy as np
 
-CLASSES_VERSION = "triple-classes-1"  # bump when what the table of classes holds, or how it is stored, changes
+CLASSES_VERSION = "triple-classes-2"  # bump when what the table of classes holds, or how it is stored, changes
 NO_CLASS = 255  # in the table of classes: a pair that holds a card of the set
 FIRST_BLOCK = 4  # Across pairs taken at once in a T's first block; each later block doubles, up to LAST_BLOCK
 LAST_BLOCK = 256
@@ -88,8 +88,10 @@ def reachable_classes(rows: np.ndarray, pairs: np.ndarray) -> np.ndarray:
 def _masks(classes: np.ndarray) -> np.ndarray:
     import numpy as np
 
-    reached = np.where(classes == NO_CLASS, 0, np.int64(1) << np.minimum(classes, 62).astype(np.int64))
-    return np.bitwise_or.reduce(reached, axis=1)
+    masks = np.zeros(classes.shape[0], dtype=np.int64)
+    for k in range(11):
+        masks |= (classes == k).any(axis=1).astype(np.int64) << k
+    return masks
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,26 +126,39 @@ def triple_classes() -> TripleClasses:
     from rulegen.math.deals import pair_cards, suit_maps
 
     triples = np.array(list(combinations(range(52), 3)), dtype=np.int64)
-    images = np.sort(suit_maps()[:, triples], axis=2)  # [24, 22100, 3]: each set under each suit permutation
+    maps = suit_maps()
+    key = disk.key("triple_classes", CLASSES_VERSION)
+    found = disk.load(key)
+    if isinstance(found, dict):
+        try:
+            stored = {name: np.frombuffer(base64.b64decode(found[name], validate=True), dtype=dtype)
+                      for name, dtype in (("rows", np.uint8), ("classes", np.uint8), ("pattern", np.uint16),
+                                          ("permutation", np.uint8))}
+            rows = stored["rows"].reshape(-1, 3).astype(np.int64)
+            classes = stored["classes"].reshape(rows.shape[0], pair_cards().shape[0])
+            pattern, permutation = stored["pattern"].astype(np.int64), stored["permutation"].astype(np.int64)
+            # each set is its pattern's under its permutation; each pattern's set meets 150 pairs, every other
+            # pair makes a class
+            if pattern.shape == (triples.shape[0],) and permutation.shape == pattern.shape \
+                    and int(pattern.max()) < rows.shape[0] and int(permutation.max()) < maps.shape[0] \
+                    and np.array_equal(np.sort(maps[permutation[:, None], triples], axis=1), rows[pattern]) \
+                    and np.all((classes == NO_CLASS).sum(axis=1) == 150) \
+                    and int(classes[classes != NO_CLASS].max()) <= 10:
+                return TripleClasses(triples, pattern, permutation, classes, _masks(classes)[pattern])
+        except (KeyError, TypeError, ValueError):
+            pass
+    images = np.sort(maps[:, triples], axis=2)  # [24, 22100, 3]: each set under each suit permutation
     codes = (images[..., 0] * 52 + images[..., 1]) * 52 + images[..., 2]
     least = codes.min(axis=0)
     representatives, inverse = np.unique(least, return_inverse=True)
     permutation = np.argmax(codes == least[None, :], axis=0)
     rows = np.column_stack([representatives // 2704, representatives // 52 % 52, representatives % 52])
-    shape = (rows.shape[0], pair_cards().shape[0])
-    key = disk.key("triple_classes", CLASSES_VERSION)
-    found = disk.load(key)
-    classes = None
-    if isinstance(found, str):
-        try:
-            classes = np.frombuffer(base64.b64decode(found, validate=True), dtype=np.uint8).reshape(shape)
-        except ValueError:
-            classes = None
-    # each set meets 150 pairs; every other pair makes a class
-    if classes is None or not np.all((classes == NO_CLASS).sum(axis=1) == 150) \
-            or int(classes[classes != NO_CLASS].max()) > 10:
-        classes = set_classes(np.ascontiguousarray(rows, dtype=np.int64), pair_cards())
-        disk.store(key, base64.b64encode(classes.tobytes()).decode("ascii"))
+    classes = set_classes(np.ascontiguousarray(rows, dtype=np.int64), pair_cards())
+    pattern = inverse.reshape(-1)
+    disk.store(key, {name: base64.b64encode(np.ascontiguousarray(array, dtype=dtype).tobytes()).decode("ascii")
+                     for name, array, dtype in (("rows", rows, np.uint8), ("classes", classes, np.uint8),
+                                                ("pattern", pattern, np.uint16),
+                                                ("permutation", permutation, np.uint8))})
     pattern = inverse.reshape(-1)
     return TripleClasses(triples, pattern, permutation, classes, _masks(classes)[pattern])
 
@@ -180,6 +195,33 @@ def best_six_classes(h1: int, h2: int, dealt: np.ndarray) -> np.ndarray:
     return np.where((fits & royal).any(axis=1), 10, np.where(fits.any(axis=1), 9, 8)).astype(np.int64)
 
 
+def _bonus_bounds(triples: np.ndarray, bits: np.ndarray, bonus_value: np.ndarray,
+                  six_value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """[22100, 3] each: the most the Five Card Bonus and the Six Card Bonus can pay in a round of T = triples[i]
+    whose middle card is T's j-th (the hole cards the other two). Either makes four of a kind at least (four
+    outside cards of a rank T lacks, seven cards dealt leaving six such ranks); a straight flush, or a royal, where
+    one holds the middle card (the Five Card Bonus) or a hole card (the Six) and no other card of T."""
+    import numpy as np
+
+    masks, royal = _straight_flushes()
+    t_bits = bits[triples]  # [22100, 3]
+    every = t_bits[:, 0] | t_bits[:, 1] | t_bits[:, 2]
+    five_class = np.empty(t_bits.shape, dtype=np.int64)
+    six_class = np.empty(t_bits.shape, dtype=np.int64)
+    for j in range(3):
+        middle = t_bits[:, j]
+        hole = every & ~middle
+        # the five community cards: a straight flush through the middle card and no hole card
+        fits = ((masks[None, :] & middle[:, None]) != 0) & ((masks[None, :] & hole[:, None]) == 0)
+        five_class[:, j] = np.where((fits & royal).any(axis=1), 10, np.where(fits.any(axis=1), 9, 8))
+        # the hole cards and four more: a straight flush through a hole card and not the middle card
+        fits = ((masks[None, :] & hole[:, None]) != 0) & ((masks[None, :] & middle[:, None]) == 0)
+        six_class[:, j] = np.where((fits & royal).any(axis=1), 10, np.where(fits.any(axis=1), 9, 8))
+    best_five = np.maximum.accumulate(np.asarray(bonus_value, dtype=np.int64))
+    best_six = np.maximum.accumulate(np.asarray(six_value, dtype=np.int64))
+    return best_five[five_class], best_six[six_class]
+
+
 def _triggers(g1: np.ndarray, g2: np.ndarray, trigger: int) -> np.ndarray:
     import numpy as np
 
@@ -205,7 +247,12 @@ def search(order, triples, upper, hand_value, mid_value, bonus_value, bonus_top,
     spins = np.stack([_triggers(triples[:, (j + 1) % 3], triples[:, (j + 2) % 3], spin_trigger) for j in range(3)],
                      axis=1)
     extra_all = int(bonus_top) + int(six_top) + int(spin_value)
-    extra_own = int(bonus_top) + int(six_top) + np.where(spins.any(axis=1), int(spin_value), 0)
+    # per T and choice of middle card: what the bonuses can add at most (a tighter bound than their top pays)
+    bonus_bound, six_bound = _bonus_bounds(triples, bits, bonus_value, six_value)
+    if int(six_top) == 0:
+        six_bound = np.zeros_like(six_bound)
+    per_choice = bonus_bound + six_bound + np.where(spins, int(spin_value), 0)
+    extra_own = per_choice.max(axis=1)
     table = triple_classes()
     best, found = -1, (0, -1, -1, -1, -1)
     for i in order.tolist():
@@ -214,14 +261,14 @@ def search(order, triples, upper, hand_value, mid_value, bonus_value, bonus_top,
         if int(upper[i]) + int(extra_own[i]) <= best:
             continue  # no choice of T's hole cards spins, and without the spin T cannot beat the best
         better = _best_in_triple(i, best, table, hand_value, mid_value, bonus_value, int(extra_own[i]), pairs,
-                                 pair_mask, bits, six_value, int(six_top), int(spin_value), spins[i])
+                                 pair_mask, bits, six_value, six_bound[i], int(spin_value), spins[i])
         if better is not None:
             best, found = better
     return MaxWinFound(best, *found)
 
 
 def _best_in_triple(i, best, table, hand_value, mid_value, bonus_value, extra, pairs, pair_mask, bits, six_value,
-                    six_top, spin_value, spins):
+                    six_bound, spin_value, spins):
     """(total, (main, i, middle, across pair, down pair)) of the first round of T = triples[i] whose total is T's
     largest, where that beats `best`; else None. Blocks of Across pairs in order, each pruned by the best so far."""
     import numpy as np
@@ -252,7 +299,7 @@ def _best_in_triple(i, best, table, hand_value, mid_value, bonus_value, extra, p
         rows, cols = np.nonzero(keep)  # in the search's order: Across pair, then Down pair
         if rows.shape[0]:
             found = _best_of_rounds(t, across[rows], down[cols], main[rows, cols], best, pairs, bits, bonus_value,
-                                    extra, six_value, six_top, spin_value, spins)
+                                    extra, six_value, six_bound, spin_value, spins)
             if found is not None:
                 best = found[0]
                 improved = (found[0], (found[1], i, found[2], found[3], found[4]))
@@ -261,7 +308,7 @@ def _best_in_triple(i, best, table, hand_value, mid_value, bonus_value, extra, p
     return improved
 
 
-def _best_of_rounds(t, across, down, main, best, pairs, bits, bonus_value, extra, six_value, six_top, spin_value,
+def _best_of_rounds(t, across, down, main, best, pairs, bits, bonus_value, extra, six_value, six_bound, spin_value,
                     spins):
     """(total, main, middle card, across pair, down pair) of the first of these rounds (each with the three choices
     of middle card, in order) with the largest total, where it beats `best`; else None."""
@@ -277,8 +324,8 @@ def _best_of_rounds(t, across, down, main, best, pairs, bits, bonus_value, extra
             bonus = bonus_value[pay_classes(five)]
         if spins[j]:
             bonus = bonus + spin_value
-        if six_top > 0:
-            open_six = main + bonus + six_top > best
+        if six_bound[j] > 0:
+            open_six = main + bonus + int(six_bound[j]) > best
             if open_six.any():
                 dealt = bits[m] | bits[a0[open_six]] | bits[a1[open_six]] | bits[d0[open_six]] | bits[d1[open_six]]
                 bonus = bonus.copy()
