@@ -130,3 +130,29 @@ def test_the_meter_from_the_reach_tables_is_the_searchs(positions):
     with disk.fresh():
         searched = limit_follows_meter_above(offering)
     assert from_tables is not None and from_tables == searched
+
+
+def test_a_table_of_classes_altered_in_the_cache_is_computed_again(tmp_path, monkeypatch):
+    import base64
+
+    monkeypatch.setenv("RULEGEN_CACHE_DIR", str(tmp_path))
+    maxwin_search.triple_classes.cache_clear()
+    whole = maxwin_search.triple_classes()  # computed and stored
+    key = disk.key("triple_classes", maxwin_search.CLASSES_VERSION)
+    payload = disk.load(key)
+    assert isinstance(payload, dict)
+    pattern = np.frombuffer(base64.b64decode(payload["pattern"]), dtype=np.uint16).copy()
+    pattern[0] = (pattern[0] + 1) % whole.classes.shape[0]  # a set given another's suit pattern
+    assert disk.store(key, {**payload, "pattern": base64.b64encode(pattern.tobytes()).decode("ascii")})
+    maxwin_search.triple_classes.cache_clear()
+    again = maxwin_search.triple_classes()
+    assert np.array_equal(again.pattern, whole.pattern) and np.array_equal(again.classes, whole.classes)
+    assert np.array_equal(again.masks, whole.masks)
+    path = tmp_path / f"{key}.json"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01  # one bit anywhere: the entry's checksum no longer holds
+    path.write_bytes(bytes(data))
+    assert disk.load(key) is None
+    maxwin_search.triple_classes.cache_clear()
+    assert np.array_equal(maxwin_search.triple_classes().masks, whole.masks)
+    maxwin_search.triple_classes.cache_clear()

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulegen.math.deals import DOWN_PAIRS, MIDDLE_CARDS, TOTAL_DEALS, integer_payouts, starting_hands
+from rulegen.math.deals import DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, integer_payouts, starting_hands
 from rulegen.math.shared import INT64_MAX, N_CLASSES, SharedCounts
 
 if TYPE_CHECKING:
@@ -124,11 +124,11 @@ def decide(tables: CountTables, criss_cross, ante) -> Decisions:
     payouts = integer_payouts(criss_cross, ante)
     an, cc, scale = payouts.ante, payouts.criss_cross, payouts.scale
     largest = 2 * int(np.abs(an).max()) + 9 * int(np.abs(cc).max()) + 9 * scale
-    if TOTAL_DEALS // 1326 * largest > INT64_MAX:
+    if LEAVES_PER_HAND * largest > INT64_MAX:
         raise OverflowError("payouts this large overflow the exact 64-bit sums")
     counts = tables.counts
     down_leaves = DOWN_PAIRS * MIDDLE_CARDS
-    all_leaves = TOTAL_DEALS // 1326
+    all_leaves = LEAVES_PER_HAND
     # --- the Middle decision per joint table and q: bet iff the best bet's value beats folding
     sa = (tables.across + tables.down) @ an
     sx, sd, sm = tables.across @ cc, tables.down @ cc, tables.better @ cc
@@ -180,7 +180,7 @@ def decide(tables: CountTables, criss_cross, ante) -> Decisions:
     ties = np.zeros(3, dtype=np.int64)
     ties[0] = int(tables.combinations[across_tie].sum())
     ties[1] = int(weight[on_path & down_tie[counts.hand_type, j]].sum())
-    for g, bet in enumerate((1, 3)):
+    for bet in (1, 3):
         lose(2 + bet, int(weight[on_path & (b1 == bet) & (b2 == 0)].sum()) * down_leaves)
     raised = on_path & (b2 != 0)
     type_weight = _sums(counts.hand_type[raised] * 4 + 2 * j[raised] + (b2[raised] == 3), weight[raised],
