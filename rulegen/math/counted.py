@@ -414,7 +414,7 @@ def store_deals(counts: SharedCounts, deals: MonteCarloDeals, rounds: int, seed:
 
 
 _lock = threading.Lock()
-_held: dict[tuple, object] = {}
+_held: dict[object, object] = {}
 
 
 def held_tables(progress: Callable[[int, int], None] | None = None) -> CountTables:
@@ -423,11 +423,11 @@ def held_tables(progress: Callable[[int, int], None] | None = None) -> CountTabl
 
     counts = shared_counts(progress)
     with _lock:
-        found = _held.get(("tables", id(counts)))
+        found = _held.get("tables")
         if not isinstance(found, CountTables) or found.counts is not counts:
             found = tables_of(counts)
             _held.clear()
-            _held[("tables", id(counts))] = found
+            _held["tables"] = found
         return found
 
 
@@ -436,16 +436,16 @@ def held_deals(tables: CountTables, rounds: int, seed: int) -> DealIndex:
     from rulegen.math.shared import disk_lock
 
     with _lock:
-        found = _held.get(("deals", id(tables.counts), rounds, seed))
-        if isinstance(found, DealIndex):
-            return found
+        found = _held.get(("deals", rounds, seed))
+        if isinstance(found, tuple) and found[0] is tables.counts:  # held for these very counts
+            return found[1]
         with disk_lock("monte-carlo-deals"):
             deals = load_deals(tables.counts, rounds, seed)
             if deals is None:
                 deals = compute_deals(tables.counts, rounds, seed)
                 store_deals(tables.counts, deals, rounds, seed)
         index = index_of(deals, tables.counts)
-        _held[("deals", id(tables.counts), rounds, seed)] = index
+        _held[("deals", rounds, seed)] = (tables.counts, index)
         return index
 
 
