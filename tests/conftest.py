@@ -52,7 +52,16 @@ def _warm_main_game():
     from tests.standard_game import STANDARD_RULES
     from rulegen.math.main_game import analyse_main_game
 
-    analyse_main_game(STANDARD_RULES)  # the exact kernels and the Monte Carlo kernel; the result lands in the cache
+    analyse_main_game(STANDARD_RULES, use_cache=False)  # the exact kernels and the Monte Carlo kernel
+
+
+def _warm_shared_counts():
+    from tests.standard_game import STANDARD_RULES
+    from rulegen.math.main_game import analyse_main_game
+
+    # the kernels of the shared counts and of the Monte Carlo's deals: both computed once into the session's cache,
+    # with the standard table's analysis from them
+    analyse_main_game(STANDARD_RULES)
 
 
 def _warm_the_others():
@@ -89,7 +98,7 @@ def numba_kernels_compiled_once(tmp_path_factory, math_cache):
         return
     folder = tmp_path_factory.getbasetemp().parent / "numba-compiling"
     folder.mkdir(exist_ok=True)
-    jobs = (("main-game", _warm_main_game), ("others", _warm_the_others))
+    jobs = (("main-game", _warm_main_game), ("shared-counts", _warm_shared_counts), ("others", _warm_the_others))
     taken = []
     for name, warm in jobs:
         handle = open(folder / f"{name}.lock", "a+")

@@ -12,7 +12,8 @@ and which card of T is the middle card. For each T the pay classes of T + every 
 are searched best first with a bound (main game's best possible + the bonus's top payout) that stops the
 search as soon as nothing left can beat the best total found: exact, and fast. The Six Card Bonus (the hole
 cards and four cards dealt apart from the cross) adds, at each deal the bound leaves, the best class the hole
-cards can make with four of the cards the deal leaves free (`maxwin_kernels.best_six_class`); the four cards of
+cards can make with four of the cards the deal leaves free (`maxwin_search.best_six_classes`; the search
+runs in numpy, `maxwin_search`); the four cards of
 the deal found are then found by enumeration and the round settled by the game layer.
 """
 
@@ -21,8 +22,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache, lru_cache
-from itertools import combinations
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rulegen.game import MAIN_WAGERS
@@ -45,33 +45,13 @@ READING = ("both antes at the table minimum and every raise at 3x, plus each bon
            "losing wagers not deducted")
 
 
-@lru_cache(maxsize=None)
-def _kernels():
-    from rulegen.math.maxwin_kernels import reachable_classes, search, six_card_draw
-
-    return reachable_classes, search, six_card_draw
-
-
-@cache
 def reachable_classes() -> tuple[np.ndarray, np.ndarray]:
     """(triples, masks): every 3-card set T (x < y < z, in order) and, as bits, the pay classes T makes with a pair
-    of the other cards. A suit permutation maps T and its pairs to another set's with the same classes, so the
-    classes are enumerated for one set per suit pattern (1,755 of 22,100) and read for the others."""
-    import numpy as np
+    of the other cards (`maxwin_search.triple_classes`)."""
+    from rulegen.math.maxwin_search import triple_classes
 
-    from rulegen.evaluator import strength_arrays
-    from rulegen.math.deals import pair_cards, suit_maps
-
-    triples = np.array(list(combinations(range(52), 3)), dtype=np.int64)
-    images = np.sort(suit_maps()[:, triples], axis=2)  # [24, 22100, 3]: each set under each suit permutation
-    codes = (images[..., 0] * 52 + images[..., 1]) * 52 + images[..., 2]
-    representatives, inverse = np.unique(codes.min(axis=0), return_inverse=True)
-    rows = np.column_stack([representatives // 2704, representatives // 52 % 52, representatives % 52])
-    card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
-    kernel, _, _ = _kernels()
-    masks = kernel(np.ascontiguousarray(rows, dtype=np.int64), card_key, card_bit, nonflush, flush,
-                   pay_of.astype(np.int64), pair_cards())
-    return triples, masks[inverse.reshape(-1)]
+    table = triple_classes()
+    return table.triples, table.masks
 
 
 @lru_cache(maxsize=4)
@@ -192,9 +172,9 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
     import numpy as np
 
     from rulegen.cards import Card, format_cards
-    from rulegen.evaluator import strength_arrays
     from rulegen.game import GameRules, bonus_spin_triggered, settle_round
     from rulegen.math.deals import pair_cards
+    from rulegen.math.maxwin_search import search, six_card_draw
 
     # Integer money: cents times the LCM of the odds' denominators.
     tables = [criss_cross, ante] + ([fcb_table] if fcb_table else []) + ([six_table] if six_table else [])
@@ -231,16 +211,12 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
         best_segment, prize = _spin_prize(spin)
         spin_value = int(prize * unit)  # what the winning spin is paid (its wager, collected or not, not deducted)
         spin_trigger = {"pair_in_hole_cards": 1, "suited_hole_cards": 2, "pair_or_suited_hole_cards": 3}[spin.trigger]
-    card_key, card_bit, nonflush, flush, pay_of, _ = strength_arrays()
-    pay = pay_of.astype(np.int64)
-    _, search, six_card_draw = _kernels()
     pairs = pair_cards()
     bounded = _bounds(hand_value.tobytes(), mid_value.tobytes())
     triples = bounded.triples
     order = np.argsort(-bounded.upper, kind="mergesort")
-    found = search(order, triples, bounded.upper, card_key, card_bit, nonflush, flush, pay, hand_value, mid_value,
-                   bonus_value, int(bonus_value.max()), pairs, six_value, int(six_value.max()),
-                   spin_value, spin_trigger)
+    found = search(order, triples, bounded.upper, hand_value, mid_value, bonus_value, int(bonus_value.max()), pairs,
+                   six_value, int(six_value.max()), spin_value, spin_trigger)
     best = found.best
     t, m, pa, pd = int(found.triple), int(found.middle), int(found.across_pair), int(found.down_pair)
     middle = Card(m)
@@ -251,8 +227,7 @@ def _search(criss_cross, ante, fcb_table, ante_minimum: Decimal, five: Decimal |
     if six_table is not None:
         used = np.zeros(52, dtype=np.bool_)
         used[[int(c) for c in triples[t]] + [int(c) for c in across + down]] = True
-        _, drawn = six_card_draw(int(hole[0]), int(hole[1]), used, card_key, card_bit, nonflush, flush, pay,
-                                 six_value)
+        _, drawn = six_card_draw(int(hole[0]), int(hole[1]), used, six_value)
         six = tuple(Card(int(c)) for c in drawn)
     # Settle the round the search found with the game layer: the figure is the game's own payment.
     rules = GameRules(criss_cross=criss_cross, ante=ante, five_card_bonus=fcb_table, six_card_bonus=six_table,

@@ -1,4 +1,6 @@
-"""Compiled search kernels of the maximum win per round (see rulegen.math.maxwin for the method)."""
+"""Compiled search kernels of the maximum win per round (see rulegen.math.maxwin for the method). The product
+searches in numpy (rulegen.math.maxwin_search, which loads no compiled kernel); these are the reference its tests
+compare it with, round for round."""
 
 from __future__ import annotations
 

@@ -98,3 +98,45 @@ def simulate(seed, chunks, per_chunk, hole_class, hole_map, pair_index, choice1,
             kd = eval5(h0, h1, d0, d1, m, card_key, card_bit, nonflush_class, flush_class)
             nets[r] = ante[ka] + ante[kd] + b1 * cc[ka] + b2 * cc[kd] + b3 * cc[max(ka, kd)]
     return SimulatedRounds(deals, bets, nets)
+
+
+@njit(cache=True, parallel=True)
+def deal_features(seed, first_chunk, chunks, per_chunk, hole_class, hole_map, pair_index, card_key, card_bit,
+                  nonflush_class, flush_class):
+    """The rounds `simulate` deals in chunks first_chunk .. first_chunk + chunks - 1 (the same seeds, the same
+    cards), described by what their play and result depend on, whatever the paytables: the starting hand
+    (`hole_class`), the across pair in the frame of its representative, the joint table of the 46 middle cards
+    (how many give each Across class a and Down class d, at 11 * a + d) and the cell of the middle card dealt."""
+    n = chunks * per_chunk
+    hand = np.zeros(n, dtype=np.int64)
+    across = np.zeros(n, dtype=np.int64)
+    tables = np.zeros((n, 121), dtype=np.uint8)
+    cell = np.zeros(n, dtype=np.int64)
+    for local in prange(chunks):
+        chunk = first_chunk + local
+        np.random.seed(seed * 1000003 + chunk)
+        deck = np.arange(52)
+        deal = np.zeros(7, dtype=np.int64)
+        for r in range(local * per_chunk, (local + 1) * per_chunk):
+            for i in range(7):  # as `simulate` deals them
+                j = i + np.random.randint(0, 52 - i)
+                t = deck[i]
+                deck[i] = deck[j]
+                deck[j] = t
+                deal[i] = deck[i]
+            h0, h1, a0, a1, d0, d1, m = deal[0], deal[1], deal[2], deal[3], deal[4], deal[5], deal[6]
+            hp = pair_index[h0, h1]
+            hand[r] = hole_class[hp]
+            across[r] = pair_index[hole_map[hp, a0], hole_map[hp, a1]]
+            seen = (np.int64(1) << h0) | (np.int64(1) << h1) | (np.int64(1) << a0) | (np.int64(1) << a1) | \
+                (np.int64(1) << d0) | (np.int64(1) << d1)
+            for z in range(52):
+                if (seen >> z) & 1:
+                    continue
+                ka = eval5(h0, h1, a0, a1, z, card_key, card_bit, nonflush_class, flush_class)
+                kd = eval5(h0, h1, d0, d1, z, card_key, card_bit, nonflush_class, flush_class)
+                tables[r, ka * 11 + kd] += 1
+            ka = eval5(h0, h1, a0, a1, m, card_key, card_bit, nonflush_class, flush_class)
+            kd = eval5(h0, h1, d0, d1, m, card_key, card_bit, nonflush_class, flush_class)
+            cell[r] = ka * 11 + kd
+    return hand, across, tables, cell

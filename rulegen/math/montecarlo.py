@@ -121,10 +121,14 @@ def simulate(criss_cross, ante, rounds: int, seed: int, strategy: Strategy, *, k
 
 
 def monte_carlo(criss_cross, ante, exact_ev: Fraction, rounds: int, seed: int, strategy: Strategy) -> MonteCarloResult:
-    import numpy as np
     simulation = simulate(criss_cross, ante, rounds, seed, strategy, keep=False)
-    nets = simulation.rounds.nets
-    values = nets.astype(np.float64) / simulation.scale
+    return summarise_nets(simulation.rounds.nets, simulation.scale, exact_ev, rounds, seed)
+
+
+def summarise_nets(nets: np.ndarray, scale: int, exact_ev: Fraction, rounds: int, seed: int) -> MonteCarloResult:
+    """The Monte Carlo's result from the rounds' scaled nets, in the order they were dealt."""
+    import numpy as np
+    values = nets.astype(np.float64) / scale
     mean = float(values.mean())
     sd = float(values.std(ddof=1))
     half = Z_99 * sd / math.sqrt(rounds)

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rulegen.game import money
+from rulegen.math.cache import memoised as disk_memoised
 from rulegen.math.deals import starting_hands
 
 if TYPE_CHECKING:
@@ -36,6 +37,12 @@ _held: list[np.ndarray] = []
 def compute_reach_table(threads: int | None = None) -> np.ndarray:
     """reach[a, d, f]: -1 where no deal gives Across class a, Down class d and five-card class f, else the best
     Six Card Bonus class over the deals that do. The starting hands run on `threads` threads."""
+    return compute_hand_reach_tables(threads).max(axis=0)
+
+
+def compute_hand_reach_tables(threads: int | None = None) -> np.ndarray:
+    """[169, 11, 11, 11]: each starting hand's reach table (in the order of deals.starting_hands()), the deals
+    dealt it alone. The starting hands run on `threads` threads."""
     from concurrent.futures import ThreadPoolExecutor
 
     import numba
@@ -46,12 +53,57 @@ def compute_reach_table(threads: int | None = None) -> np.ndarray:
 
     perms = suit_permutations()
     hands = starting_hands()
-    reach = hand_reach(hands[0].cards[0], hands[0].cards[1], perms)  # loads (or compiles) the kernel once
+    first = hand_reach(hands[0].cards[0], hands[0].cards[1], perms)  # loads (or compiles) the kernel once
     workers = max(1, min(threads or numba.get_num_threads(), len(hands)))
     with ThreadPoolExecutor(workers) as pool:
-        for found in pool.map(lambda hand: hand_reach(hand.cards[0], hand.cards[1], perms), hands[1:]):
-            reach = np.maximum(reach, found)
-    return reach
+        rest = list(pool.map(lambda hand: hand_reach(hand.cards[0], hand.cards[1], perms), hands[1:]))
+    return np.stack([first, *rest]).astype(np.int8)
+
+
+HAND_TABLES_VERSION = "hand-reach-1"  # bump when what the per-hand tables hold, or how they are stored, changes
+
+
+@disk_memoised
+def hand_reach_tables() -> np.ndarray:
+    """The per-hand reach tables: read from the math cache when a checked entry is there, else computed (seconds,
+    once per machine) and stored; held for the process (forgotten inside cache.fresh(), where nothing is read)."""
+    import base64
+
+    import numpy as np
+
+    from rulegen.math import cache as disk
+    from rulegen.math.shared import disk_lock
+
+    shape = (len(starting_hands()), 11, 11, 11)
+    key = disk.key("hand_reach_tables", HAND_TABLES_VERSION)
+    with disk_lock("hand-reach"):  # processes beside this one wait for one to compute them
+        found = disk.load(key)
+        tables = None
+        if isinstance(found, str):
+            try:
+                tables = np.frombuffer(base64.b64decode(found, validate=True), dtype=np.int8).reshape(shape)
+            except ValueError:
+                tables = None
+        if tables is None or not np.all(np.isin(tables, (-1, 8, 9, 10))) \
+                or not np.all((tables >= 0).any(axis=(1, 2, 3))):  # every hand reaches some classes
+            tables = compute_hand_reach_tables()
+            disk.store(key, base64.b64encode(tables.tobytes()).decode("ascii"))
+    return tables
+
+
+def triggering_reach(trigger: str) -> np.ndarray:
+    """The reach table of the deals whose hole cards trigger the Bonus Spin (`trigger`, the game layer's rule)."""
+    import numpy as np
+
+    from rulegen.cards import Card
+    from rulegen.game import bonus_spin_triggered
+
+    tables = hand_reach_tables()
+    spinning = [c for c, hand in enumerate(starting_hands())
+                if bonus_spin_triggered(trigger, (Card(hand.cards[0]), Card(hand.cards[1])))]
+    if not spinning:
+        raise ValueError(f"no hole cards trigger the Bonus Spin ({trigger})")
+    return tables[spinning].max(axis=0).astype(np.int64)
 
 
 def reach_table() -> np.ndarray:
@@ -73,6 +125,38 @@ def reach_table() -> np.ndarray:
                     disk.store(key, table.tolist())
             _held.append(table)
         return _held[0]
+
+
+TRIGGERING_WIN_VERSION = "triggering-max-win-1"  # bump when what triggering_max_win counts changes
+
+
+def triggering_max_win(rules, ante_minimum, five_card_bonus_minimum, counted: frozenset[str],
+                       others: int) -> Decimal:
+    """The most one player can win in a round whose hole cards trigger the Bonus Spin, apart from the spin's own
+    prize (the maximum win's reading otherwise: `maxwin.max_win_per_round`), with the wheel's largest community pay
+    from each of `others` other players. Kept in the math cache like a maximum win."""
+    from rulegen.math import cache as disk
+    from rulegen.math.maxwin import counted_wagers
+
+    spin = rules.bonus_spin
+    _, five, main_counted, fcb_table, six_table = counted_wagers(rules, ante_minimum, five_card_bonus_minimum,
+                                                                counted)
+    key = disk.key("triggering_max_win", TRIGGERING_WIN_VERSION, rules.criss_cross.canonical(), rules.ante.canonical(),
+                   fcb_table.canonical() if fcb_table else None, six_table.canonical() if six_table else None,
+                   str(Decimal(str(ante_minimum))), str(five), list(main_counted), spin.trigger,
+                   [str(s.community) for s in spin.segments], others)
+    found = disk.load(key)
+    if isinstance(found, str):
+        try:
+            return Decimal(found)
+        except ArithmeticError:
+            pass
+    win = max_win_amount(rules, ante_minimum, five_card_bonus_minimum, counted, reach=triggering_reach(spin.trigger))
+    community = max((s.community or Decimal(0) for s in spin.segments), default=Decimal(0))
+    if others and community > 0:
+        win += others * community
+    disk.store(key, str(win))
+    return win
 
 
 def max_win_amount(rules, ante_minimum, five_card_bonus_minimum=None, counted: frozenset[str] = frozenset(),

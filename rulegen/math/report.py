@@ -104,11 +104,23 @@ def limit_follows_meter_above(offering: ResolvedOffering) -> Decimal | None:
     if (spin is None or spin.top_prize_kind != "progressive" or "bonus_spin" not in counted or rule is None
             or rule.value not in LIMIT_SET_BY_RULE or base is None or base.value is None):
         return None
+    others = max((offering.table.positions or 1) - 1, 0)
+    from rulegen.math import cache as disk
+
+    if disk.reading():
+        # the same figure from the per-hand reach tables (kept in the math cache): the best win apart from the
+        # prize over the deals whose hole cards trigger the spin, with the other players' community pays
+        from rulegen.math.reach import triggering_max_win
+
+        win = triggering_max_win(rules, offering.limits.ante.minimum,
+                                 offering.five_card_bonus_minimum if "five_card_bonus" in counted else None, counted,
+                                 others)
+        return max(Decimal(str(base.value)) - win, Decimal(0))
     beyond = Decimal(10) ** 9
     lifted = replace(rules, bonus_spin=replace(spin, top_prize_amount=beyond))
     best = max_win_per_round(lifted, offering.limits.ante.minimum,
                              offering.five_card_bonus_minimum if "five_card_bonus" in counted else None, counted,
-                             other_players=max((offering.table.positions or 1) - 1, 0))
+                             other_players=others)
     return max(Decimal(str(base.value)) - (best.amount - beyond), Decimal(0))
 
 

@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING
 
 from rulegen.math.results import MainGameRates
 from rulegen.math.deals import (
-    ACROSS_PAIRS, DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, TOTAL_DEALS, integer_payouts, starting_hands,
+    ACROSS_PAIRS, DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, N_PAIRS, TOTAL_DEALS, across_orbits, integer_payouts,
+    starting_hands,
 )
 
 if TYPE_CHECKING:
@@ -45,12 +46,12 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-CODE_VERSION = "shared-counts-2"  # bump when what the counts hold, or how they are stored, changes
+CODE_VERSION = "shared-counts-3"  # bump when what the counts hold, or how they are stored, changes
 N_CLASSES = 11
 INT64_MAX = 2 ** 63 - 1
 
 
-FIELDS = ("keys", "type_offsets", "type_key", "type_count", "hand_offsets", "hand_type", "hand_weight")
+FIELDS = ("keys", "type_offsets", "type_key", "type_count", "hand_offsets", "hand_type", "hand_weight", "pair_type")
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,7 +63,8 @@ class SharedCounts:
     table `type_key[e]`, for e in `type_offsets[t]:type_offsets[t + 1]` (many across pairs of many starting
     hands share a kind: 93,769 across pairs, about 5,500 kinds). Starting hand c (in the order of
     `deals.starting_hands()`) has `hand_weight[u]` across pairs of kind `hand_type[u]`, for u in
-    `hand_offsets[c]:hand_offsets[c + 1]`."""
+    `hand_offsets[c]:hand_offsets[c + 1]`; `pair_type[c, p]` is the kind of the across pair p (a card pair's index,
+    as in `deals.pair_index`) dealt with the starting hand's representative hole cards, -1 where p holds one."""
     keys: np.ndarray  # [K, 121] uint8, in increasing order of the rows
     type_offsets: np.ndarray  # [T + 1] int64
     type_key: np.ndarray  # [E] int32, increasing within a kind
@@ -70,6 +72,7 @@ class SharedCounts:
     hand_offsets: np.ndarray  # [170] int64
     hand_type: np.ndarray  # [U] int32, increasing within a hand
     hand_weight: np.ndarray  # [U] int64
+    pair_type: np.ndarray  # [169, 1326] int32
 
     def check(self) -> None:
         """Raise ValueError unless the counts are whole: every deal counted once, every table of 46 cards."""
@@ -97,8 +100,31 @@ class SharedCounts:
         per_hand = np.add.reduceat(self.hand_weight, self.hand_offsets[:-1])
         if not np.all(per_hand == ACROSS_PAIRS):
             raise ValueError("a starting hand of the shared counts does not count 1,225 across pairs")
+        self._check_pair_types(hands, n_types)
         if sum(h.combinations for h in hands) * ACROSS_PAIRS * DOWN_PAIRS * MIDDLE_CARDS != TOTAL_DEALS:
             raise ValueError("the shared counts do not count every deal")
+
+    def _check_pair_types(self, hands, n_types: int) -> None:
+        """Each starting hand's across pairs, kind by kind, are the hand's weights; the pairs holding a hole card
+        have none."""
+        import numpy as np
+
+        from rulegen.math.deals import N_PAIRS, pair_index
+
+        if self.pair_type.shape != (len(hands), N_PAIRS) or self.pair_type.max() >= n_types:
+            raise ValueError("the shared counts' kinds of across pair are not shaped as they should be")
+        index = pair_index()
+        for c, hand in enumerate(hands):
+            row = self.pair_type[c]
+            held = np.unique(index[list(hand.cards)])
+            held = held[held >= 0]
+            if np.any(row[held] != -1) or np.count_nonzero(row >= 0) != ACROSS_PAIRS:
+                raise ValueError("a starting hand's across pairs in the shared counts hold its hole cards")
+            kinds, weights = np.unique(row[row >= 0], return_counts=True)
+            start, end = self.hand_offsets[c], self.hand_offsets[c + 1]
+            if not (np.array_equal(kinds, self.hand_type[start:end])
+                    and np.array_equal(weights, self.hand_weight[start:end])):
+                raise ValueError("a starting hand's across pairs in the shared counts are not its kinds' weights")
 
     def digest(self) -> str:
         """SHA-256 of the counts: equal on every machine that computes them."""
@@ -149,7 +175,7 @@ def compute_shared_counts(threads: int | None = None,
     found: list[tuple[np.ndarray, np.ndarray]] = []
     per_hand: list[tuple[np.ndarray, np.ndarray]] = []
     key_base = 0
-    for weight, hand_keys, offsets, ekey, ecount in results:
+    for weight, hand_keys, offsets, ekey, ecount, _pairs in results:
         global_keys = inverse[key_base + ekey]
         key_base += hand_keys.shape[0]
         local_types = np.empty(weight.shape[0], dtype=np.int64)
@@ -172,8 +198,15 @@ def compute_shared_counts(threads: int | None = None,
     type_offsets[1:] = np.cumsum([found[t][0].shape[0] for t in order])
     hand_offsets = [0]
     hand_type, hand_weight = [], []
-    for local_types, weight in per_hand:
+    pair_type = np.full((len(hands), N_PAIRS), -1, dtype=np.int32)
+    for c, (local_types, weight) in enumerate(per_hand):
         numbered = renumber[local_types]
+        # every across pair is of its orbit's kind: the kernel's representative's, spread over the orbit
+        canonical = across_orbits(hands[c]).canonical
+        by_orbit = np.full(N_PAIRS, -1, dtype=np.int64)
+        by_orbit[canonical[results[c][5]]] = numbered
+        valid = canonical >= 0
+        pair_type[c, valid] = by_orbit[canonical[valid]]
         unique, where = np.unique(numbered, return_inverse=True)
         hand_type.append(unique)
         hand_weight.append(np.bincount(where.reshape(-1), weights=weight, minlength=unique.shape[0]).astype(np.int64))
@@ -186,6 +219,7 @@ def compute_shared_counts(threads: int | None = None,
         hand_offsets=np.array(hand_offsets, dtype=np.int64),
         hand_type=np.concatenate(hand_type).astype(np.int32),
         hand_weight=np.concatenate(hand_weight).astype(np.int64),
+        pair_type=pair_type,
     )
     counts.check()
     return counts
@@ -197,10 +231,16 @@ _lock = threading.Lock()
 _held: list[SharedCounts] = []
 
 
+def _disk_key() -> str:
+    from rulegen.math import cache as disk
+
+    return disk.key("shared_counts", CODE_VERSION)
+
+
 def _disk_path() -> Path:
     from rulegen.math import cache as disk
 
-    return disk.cache_dir() / f"shared-counts-{disk.key('shared_counts', CODE_VERSION)[:32]}.npz"
+    return disk.cache_dir() / f"shared-counts-{_disk_key()[:32]}.npz"
 
 
 def _load_disk() -> SharedCounts | None:
@@ -216,7 +256,8 @@ def _load_disk() -> SharedCounts | None:
         with np.load(io.BytesIO(data), allow_pickle=False) as stored:
             counts = SharedCounts(**{name: stored[name] for name in FIELDS})
             recorded = str(stored["digest"])
-        if counts.digest() != recorded:
+            written_for = str(stored["key"])
+        if written_for != _disk_key() or counts.digest() != recorded:  # another version's file, or altered
             return None
         counts.check()
         return counts
@@ -233,7 +274,8 @@ def _store_disk(counts: SharedCounts) -> None:
         handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=target.parent)
         try:
             with os.fdopen(handle, "wb") as out:
-                np.savez(out, digest=np.array(counts.digest()), **{name: getattr(counts, name) for name in FIELDS})
+                np.savez(out, key=np.array(_disk_key()), digest=np.array(counts.digest()),
+                         **{name: getattr(counts, name) for name in FIELDS})
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temporary, target)

@@ -11,8 +11,8 @@ import numpy as np
 from numba import njit
 
 from rulegen.math.exact_kernels import (
-    ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS, N_CLASSES, N_LOCAL_PAIRS, _across_orbits, _choose, _hand_tables,
-    _pay_class,
+    ACROSS_PAIRS, DOWN_PAIRS, MIDDLE_CARDS, N_CLASSES, N_LOCAL_PAIRS, _across_orbits, _choose, _global_pair,
+    _hand_tables, _pay_class,
 )
 from rulegen.math.fasteval import popcount
 
@@ -23,13 +23,14 @@ SLOTS = 1 << 15
 
 @njit(cache=True, nogil=True)
 def hand_counts(h0, h1, suit_perms):
-    """The shared counts of one starting hand: (weights, keys, entry_offsets, entry_key, entry_count).
+    """The shared counts of one starting hand: (weights, keys, entry_offsets, entry_key, entry_count, pairs).
 
     The across pairs are taken one per orbit of the suit permutations fixing the hole cards (`weights`: the
     orbit sizes, summing to 1,225). For each, every down pair's joint table (how many of the 46 middle cards
     give each (Across class, Down class)) is looked up in this hand's table of distinct joint tables (`keys`,
     one row of 121 counts each, compared in full, so the table is exact); the across pair's entries are the
-    distinct tables its 1,128 down pairs have and how many down pairs have each."""
+    distinct tables its 1,128 down pairs have and how many down pairs have each; `pairs` the across pairs taken
+    (the card pair's index 0..1325, as in `deals.pair_index`)."""
     zeros = np.zeros(N_CLASSES, dtype=np.int64)
     cards, pi, pj, pmask, cc_t, ante_t, total_cc, total_ante, at_least, exactly = _hand_tables(h0, h1, zeros,
                                                                                                zeros)
@@ -40,6 +41,7 @@ def hand_counts(h0, h1, suit_perms):
     reps = np.nonzero(orbit)[0]
     n = reps.shape[0]
     weights = np.empty(n, dtype=np.int64)
+    pairs = np.empty(n, dtype=np.int64)
     keys = np.zeros((KEY_CAPACITY, N_CELLS), dtype=np.uint8)
     slot_hash = np.zeros(SLOTS, dtype=np.uint64)
     slot_key = np.full(SLOTS, -1, dtype=np.int64)
@@ -64,6 +66,7 @@ def hand_counts(h0, h1, suit_perms):
     for r in range(n):
         a = reps[r]
         weights[r] = orbit[a]
+        pairs[r] = _global_pair(cards[pi[a]], cards[pj[a]])
         amask = pmask[a]
         reached = 0
         for ka in range(N_CLASSES):
@@ -128,7 +131,7 @@ def hand_counts(h0, h1, suit_perms):
             e += 1
             run = 1
         entry_offsets[r + 1] = e
-    return weights, keys[:n_keys].copy(), entry_offsets, entry_key[:e].copy(), entry_count[:e].copy()
+    return weights, keys[:n_keys].copy(), entry_offsets, entry_key[:e].copy(), entry_count[:e].copy(), pairs
 
 
 @njit(cache=True, nogil=True)
