@@ -65,11 +65,12 @@ def _warm_shared_counts():
 
 
 def _warm_the_others():
+    import dataclasses
     from decimal import Decimal
 
     import numpy as np
 
-    from tests.standard_game import STANDARD_RULES
+    from tests.standard_game import STANDARD_FIVE_CARD_BONUS, STANDARD_RULES
     from rulegen.math import fasteval, maxwin
     from rulegen.math.main_game import starting_hands
     from tests.reference_kernel import run_reference_kernel
@@ -78,18 +79,40 @@ def _warm_the_others():
     fasteval.six_card_strength_counts()
     fasteval.evaluate_many(np.array([[0, 1, 2, 3, 4]], dtype=np.int64))
     maxwin.max_win_per_round(STANDARD_RULES, Decimal(5))
+    with_six = dataclasses.replace(STANDARD_RULES, five_card_bonus=STANDARD_FIVE_CARD_BONUS,
+                                   six_card_bonus=STANDARD_FIVE_CARD_BONUS)  # the Six Card Bonus's kernels too
+    maxwin.max_win_per_round(with_six, Decimal(5), Decimal(1), frozenset({"five_card_bonus", "six_card_bonus"}))
     run_reference_kernel(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, hands=list(starting_hands())[:1])
 
 
+SWEEP_MODULES = {"test_sweep.py", "test_math_shared.py"}
+
+
+def _warm_sweep_kernels():
+    import numpy as np
+
+    from tests.standard_game import STANDARD_RULES
+    from rulegen.math import shared
+    from rulegen.math.exact_kernels import pay_classes_of
+    from rulegen.math.reach import reach_table
+
+    # the sweep's kernels: the shared counts and the reach table land in the math cache, so the sweep's worker
+    # processes read them, and the figures' kernel is compiled here rather than once in each of them
+    shared.figures(shared.prepare(shared.shared_counts()), STANDARD_RULES.criss_cross, STANDARD_RULES.ante)
+    reach_table()
+    pay_classes_of(np.zeros((1, 5), dtype=np.int64))
+
+
 @pytest.fixture(scope="session", autouse=True)
-def numba_kernels_compiled_once(tmp_path_factory, math_cache):
+def numba_kernels_compiled_once(request, tmp_path_factory, math_cache):
     """On parallel workers, each numba kernel is compiled by one worker, not by every worker that needs it.
 
     numba compiles a kernel on its first call and keeps it in its on-disk cache; a fresh machine (CI) has none, and
     two workers needing the same kernel each compiled it (about 23 s of compiling in each). Here each worker takes
     the groups of kernels no other worker has taken (a lock file each), compiles them by calling them as the
     product does, then waits for the groups the others took; every later call loads them from numba's cache.
-    Where the cache is warm, this only loads them.
+    Where the cache is warm, this only loads them. The sweep's own kernels (its figures, the reach table, the pay
+    classes) are warmed only in a run that holds the sweep's tests.
     """
     import fcntl
 
@@ -98,7 +121,9 @@ def numba_kernels_compiled_once(tmp_path_factory, math_cache):
         return
     folder = tmp_path_factory.getbasetemp().parent / "numba-compiling"
     folder.mkdir(exist_ok=True)
-    jobs = (("main-game", _warm_main_game), ("shared-counts", _warm_shared_counts), ("others", _warm_the_others))
+    jobs = [("main-game", _warm_main_game), ("shared-counts", _warm_shared_counts), ("others", _warm_the_others)]
+    if any(Path(item.path).name in SWEEP_MODULES for item in request.session.items):
+        jobs.append(("sweep", _warm_sweep_kernels))  # only for a run that uses them
     taken = []
     for name, warm in jobs:
         handle = open(folder / f"{name}.lock", "a+")
