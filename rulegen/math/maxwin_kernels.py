@@ -161,6 +161,20 @@ def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, h
         if upper[i] + bonus_top <= best:
             break  # order is by upper bound: nothing later can beat the best
         x, y, z = triples[i, 0], triples[i, 1], triples[i, 2]
+        # the Bonus Spin's prize bounds only a set whose hole cards can trigger it (some two of T, the third the
+        # middle card): a set that cannot is bounded without it, so its pairs are not searched in vain
+        local_top = bonus_top - spin_value
+        if spin_trigger > 0:
+            for j in range(3):
+                g1 = triples[i, (j + 1) % 3]
+                g2 = triples[i, (j + 2) % 3]
+                pair = g1 // 4 == g2 // 4
+                suited = g1 % 4 == g2 % 4
+                if (spin_trigger == 1 and pair) or (spin_trigger == 2 and suited) or \
+                        (spin_trigger == 3 and (pair or suited)):
+                    local_top = bonus_top
+        if upper[i] + local_top <= best:
+            continue
         count = 0
         idx = np.empty(n_pairs, dtype=np.int64)
         for p in range(n_pairs):
@@ -181,11 +195,11 @@ def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, h
                 top_mid = mid_value[classes[ranked[r]]]
         for r in range(count):
             pa = ranked[r]
-            if values[pa] + top_value + top_mid + bonus_top <= best:
+            if values[pa] + top_value + top_mid + local_top <= best:
                 break
             for s in range(count):
                 pd = ranked[s]
-                if values[pa] + values[pd] + top_mid + bonus_top <= best:
+                if values[pa] + values[pd] + top_mid + local_top <= best:
                     break
                 a0, a1 = pair_cards[pa, 0], pair_cards[pa, 1]
                 d0, d1 = pair_cards[pd, 0], pair_cards[pd, 1]
@@ -193,7 +207,7 @@ def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, h
                     continue
                 ka, kd = classes[pa], classes[pd]
                 main = values[pa] + values[pd] + mid_value[max(ka, kd)]
-                if main + bonus_top <= best:
+                if main + local_top <= best:
                     continue
                 for j in range(3):
                     m = triples[i, j]
