@@ -178,3 +178,25 @@ def test_a_bonus_row_the_table_names_as_one_is_listed_as_one(pa):
     html = render_template("appendix.html", **context)
     assert "<td>Pair of 6s or better</td><td class=\"num\">1 to 1</td><td class=\"num\">760,320</td>" in html
     assert "Pair of 6s through 10s" not in html
+
+
+def test_a_game_that_favours_the_player_says_so(tmp_path, math_cache):
+    """MD's antes paid from §A's own table (as_written) give the player the edge: the appendix says so in words,
+    beside the negative figure, which is the analysis's own."""
+    source = (samples_dir() / "md-progressive.yaml").read_text()
+    (tmp_path / "md.yaml").write_text(source.replace("  ante: standard\n", "  ante: as_written\n"))
+    for logo in samples_dir().glob("*.svg"):
+        (tmp_path / logo.name).write_bytes(logo.read_bytes())
+    loaded, _findings = assemble.load_and_validate(tmp_path / "md.yaml")
+    offering = resolve(loaded)
+    report = assemble.math_results(offering)
+    assert report.main_game.house_edge_per_ante < 0
+    html = render_template("appendix.html", **appendix.appendix_context(offering, report,
+                                                                         draft=draft_status(offering, False)))
+    assert "The main game's house edge is negative: as filed, the game favours the player" in html
+
+
+def test_a_game_that_favours_the_house_says_nothing_of_the_player(pa):
+    report, context = pa
+    assert report.main_game.house_edge_per_ante > 0
+    assert "favours the player" not in render_template("appendix.html", **context)

@@ -84,6 +84,7 @@ class RulesContext(TypedDict):
     six_card_bonus: SideWager | None
     added_wagers: dict[str, dict[str, Any]]
     bonus_spin: BonusSpinView | None
+    spin_return: float | None  # the Bonus Spin's return per wager at the wheel's weights, where they are given
     payout_limit: PayoutLimitView | None
     layout_svg: str
     examples: list[WorkedExample]
@@ -295,6 +296,8 @@ def rules_context(offering: ResolvedOffering, results: MathReport, *, draft: Dra
         "six_card_bonus": six,
         "added_wagers": tables.added_wagers(offering),
         "bonus_spin": spin,
+        "spin_return": (results.bonus_spin.weighted.return_per_wager
+                        if results.bonus_spin is not None and results.bonus_spin.weighted is not None else None),
         "payout_limit": payout_limit(offering, results),
         "layout_svg": svg.cross_layout(five_card_bonus=five is not None, bonus_spin=spin is not None,
                                        six_card_bonus=six is not None),
