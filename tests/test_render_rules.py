@@ -17,7 +17,7 @@ from rulegen.resolved import resolve
 from rulegen.resources import samples_dir
 
 # The rules HTML without the math: no maximum-win figure is printed (the template's branch for a missing figure).
-NO_MATH = SimpleNamespace(max_win=SimpleNamespace(amount=None, detail=None))
+NO_MATH = SimpleNamespace(max_win=SimpleNamespace(amount=None, detail=None), bonus_spin=None)
 
 SAMPLES = {"MD": "md-progressive.yaml", "NJ": "nj-bonus-spin.yaml", "PA": "pa-five-card-bonus.yaml",
            "HOUSE": "house-six-card-bonus.yaml"}
