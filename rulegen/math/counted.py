@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulegen.math.deals import DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, integer_payouts, starting_hands
-from rulegen.math.shared import INT64_MAX, N_CLASSES, SharedCounts
+from rulegen.math.deals import DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, starting_hands
+from rulegen.math.shared import N_CLASSES, SharedCounts, exact_payouts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -119,13 +119,8 @@ def decide(tables: CountTables, criss_cross, ante) -> Decisions:
 
     from rulegen.math.summary import PathTotals, histogram_bounds
 
-    if not criss_cross.is_monotone():
-        raise ValueError("the Criss Cross paytable pays less for a better hand; the Middle bet is undefined")
-    payouts = integer_payouts(criss_cross, ante)
+    payouts = exact_payouts(criss_cross, ante)
     an, cc, scale = payouts.ante, payouts.criss_cross, payouts.scale
-    largest = 2 * int(np.abs(an).max()) + 9 * int(np.abs(cc).max()) + 9 * scale
-    if LEAVES_PER_HAND * largest > INT64_MAX:
-        raise OverflowError("payouts this large overflow the exact 64-bit sums")
     counts = tables.counts
     down_leaves = DOWN_PAIRS * MIDDLE_CARDS
     all_leaves = LEAVES_PER_HAND

@@ -390,19 +390,28 @@ def prepare(counts: SharedCounts) -> PreparedCounts:
 _scratch = threading.local()
 
 
+def exact_payouts(criss_cross, ante):
+    """The paytables' payouts as integers on one scale (`integer_payouts`), refused where the Middle bet is undefined
+    (a better hand paid less) or where a hand's sums could overflow 64 bits."""
+    import numpy as np
+
+    if not criss_cross.is_monotone():
+        raise ValueError("the Criss Cross paytable pays less for a better hand; the Middle bet is undefined")
+    payouts = integer_payouts(criss_cross, ante)
+    largest = 2 * int(np.abs(payouts.ante).max()) + 9 * int(np.abs(payouts.criss_cross).max()) + 9 * payouts.scale
+    if LEAVES_PER_HAND * largest > INT64_MAX:
+        raise OverflowError("payouts this large overflow the exact 64-bit sums")
+    return payouts
+
+
 def figures(prepared: PreparedCounts, criss_cross, ante) -> MainGameFigures:
     """The exact figures of the main game under these Criss Cross and ante paytables, from the shared counts."""
     import numpy as np
 
     from rulegen.math.shared_kernels import evaluate
 
-    if not criss_cross.is_monotone():
-        raise ValueError("the Criss Cross paytable pays less for a better hand; the Middle bet is undefined")
-    payouts = integer_payouts(criss_cross, ante)
+    payouts = exact_payouts(criss_cross, ante)
     an, cc, scale = payouts.ante, payouts.criss_cross, payouts.scale
-    largest = 2 * int(np.abs(an).max()) + 9 * int(np.abs(cc).max()) + 9 * scale
-    if LEAVES_PER_HAND * largest > INT64_MAX:
-        raise OverflowError("payouts this large overflow the exact 64-bit sums")
     counts = prepared.counts
     n_keys, n_types = counts.keys.shape[0], counts.type_offsets.shape[0] - 1
     scratch = getattr(_scratch, "arrays", None)
