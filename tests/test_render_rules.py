@@ -312,3 +312,18 @@ def test_md_ante_table_as_written_validates_and_the_waiver_note_goes_with_the_op
     assert not any("waiver" in f.message for f in findings)
     _loaded, own = assemble.load_and_validate(Path(samples_dir()) / SAMPLES["MD"])
     assert any("waiver" in f.message and f.field == "paytables.ante" for f in own)
+
+
+def test_the_layouts_bonus_spin_inscription_lists_every_pay_of_the_table():
+    """NJ's sample inscribes its odds on the layout (13:69E-1.13Z(b)4): the Bonus Spin line lists the top prize and
+    every amount of Table 3 with its community pay, as the text's table has them ($500 with $100, $200 with $50,
+    $25 with $15), not a cross-reference."""
+    layout = re.search(r"<li>Bonus Spin, a winning spin pays: (.*?)</li>", render("NJ"), re.S)
+    assert layout, "no Bonus Spin line among the layout's inscriptions"
+    line = text(layout[1])
+    assert line.startswith("the top prize (the progressive amount on the meter); $2,500; $1,000; ")
+    for player, community in (("$500", "$100"), ("$200", "$50"), ("$25", "$15")):
+        assert f"{player} (each other player with a Bonus Spin wager wins {community})" in line
+    for alone in ("$350", "$250", "$75", "$70"):
+        assert f"; {alone};" in line + ";" or f"; {alone}." in line
+    assert "as the Bonus Spin section" not in line
