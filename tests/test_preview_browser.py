@@ -9,6 +9,7 @@ Without Chromium the test is skipped with the reason, unless RULEGEN_REQUIRE_BRO
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -42,11 +43,22 @@ def test_the_page_follows_each_save_without_reloading(tmp_path):
         assert driver.find_element(By.ID, "status").text.startswith("Built")
 
         def frame_text(frame_id: str) -> str:
-            driver.switch_to.frame(driver.find_element(By.ID, frame_id))
-            try:
-                return driver.find_element(By.TAG_NAME, "body").text
-            finally:
-                driver.switch_to.default_content()
+            """The frame's text; a frame the page replaces between finding and reading it is found again (the page
+            swaps its documents in as each save is built, so a reader can meet the old one going)."""
+            from selenium.common.exceptions import NoSuchFrameException, StaleElementReferenceException
+
+            for attempt in range(20):
+                try:
+                    driver.switch_to.frame(driver.find_element(By.ID, frame_id))
+                    try:
+                        return driver.find_element(By.TAG_NAME, "body").text
+                    finally:
+                        driver.switch_to.default_content()
+                except (StaleElementReferenceException, NoSuchFrameException):
+                    if attempt == 19:
+                        raise
+                    time.sleep(0.1)
+            raise AssertionError("unreachable")
 
         assert "Boardwalk Regent Casino Hotel" in frame_text("rules-frame")
         driver.execute_script("window.loadedOnce = 'this page, never reloaded';")
@@ -54,7 +66,7 @@ def test_the_page_follows_each_save_without_reloading(tmp_path):
         # A change of words: the rules document and the sign show the new name, in the same page.
         save(offering, original.replace("Boardwalk Regent Casino Hotel", "Seaside Regent Casino"))
         WebDriverWait(driver, TIMEOUT).until(lambda d: "Seaside Regent Casino" in frame_text("rules-frame"))
-        assert "Seaside Regent Casino" in frame_text("sign-frame")
+        WebDriverWait(driver, TIMEOUT).until(lambda d: "Seaside Regent Casino" in frame_text("sign-frame"))
         assert "Boardwalk Regent" not in frame_text("rules-frame")
         assert driver.execute_script("return window.loadedOnce") == "this page, never reloaded"
 
