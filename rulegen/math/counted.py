@@ -21,8 +21,6 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-import os
-import tempfile
 import threading
 import zipfile
 from dataclasses import dataclass
@@ -30,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulegen.math.deals import DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, starting_hands
-from rulegen.math.shared import N_CLASSES, SharedCounts, exact_payouts
+from rulegen.math.shared import N_CLASSES, SharedCounts, exact_payouts, store_arrays
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -384,28 +382,9 @@ def load_deals(counts: SharedCounts, rounds: int, seed: int) -> MonteCarloDeals 
 
 
 def store_deals(counts: SharedCounts, deals: MonteCarloDeals, rounds: int, seed: int) -> None:
-    import numpy as np
-
     entry_key = _deals_key(counts, rounds, seed)
-    target = _deals_path(entry_key)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=target.parent)
-        try:
-            with os.fdopen(handle, "wb") as out:
-                np.savez(out, key=np.array(entry_key), digest=np.array(deals.digest()),
-                         **{name: getattr(deals, name) for name in DEAL_FIELDS})
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-            raise
-    except OSError:
-        pass  # a cache that cannot be written is skipped
+    store_arrays(_deals_path(entry_key), entry_key, deals.digest(),
+                 {name: getattr(deals, name) for name in DEAL_FIELDS})
 
 
 _lock = threading.Lock()

@@ -265,17 +265,17 @@ def _load_disk() -> SharedCounts | None:
         return None  # a copy that does not read back whole is computed again
 
 
-def _store_disk(counts: SharedCounts) -> None:
+def store_arrays(target: Path, key: str, digest: str, arrays: dict) -> None:
+    """One cache file of arrays with the key it was written for and its digest, written whole or not at all (a
+    temporary file renamed into place); a cache that cannot be written is skipped."""
     import numpy as np
 
-    target = _disk_path()
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=target.parent)
         try:
             with os.fdopen(handle, "wb") as out:
-                np.savez(out, key=np.array(_disk_key()), digest=np.array(counts.digest()),
-                         **{name: getattr(counts, name) for name in FIELDS})
+                np.savez(out, key=np.array(key), digest=np.array(digest), **arrays)
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temporary, target)
@@ -286,7 +286,11 @@ def _store_disk(counts: SharedCounts) -> None:
                 pass
             raise
     except OSError:
-        pass  # a cache that cannot be written is skipped
+        pass
+
+
+def _store_disk(counts: SharedCounts) -> None:
+    store_arrays(_disk_path(), _disk_key(), counts.digest(), {name: getattr(counts, name) for name in FIELDS})
 
 
 def shared_counts(progress: Callable[[int, int], None] | None = None, *, use_cache: bool = True) -> SharedCounts:
