@@ -323,7 +323,7 @@ def test_the_layouts_bonus_spin_inscription_lists_every_pay_of_the_table():
     line = text(layout[1])
     assert line.startswith("the top prize (the progressive amount on the meter); $2,500; $1,000; ")
     for player, community in (("$500", "$100"), ("$200", "$50"), ("$25", "$15")):
-        assert f"{player} (each other player with a Bonus Spin wager wins {community})" in line
+        assert f"{player} (each other player still in the round with a Bonus Spin wager wins {community})" in line
     for alone in ("$350", "$250", "$75", "$70"):
         assert f"; {alone};" in line + ";" or f"; {alone}." in line
     assert "as the Bonus Spin section" not in line
