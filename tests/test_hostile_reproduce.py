@@ -212,7 +212,9 @@ def test_a_verification_killed_while_it_builds_again_leaves_nothing_the_next_com
     verify = subprocess.Popen(_rulegen() + ["verify", str(rules)], env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     try:
-        _wait_for(lambda: any(p.name.startswith("rulegen-reproduce-") for p in scratch.rglob("rulegen-*"))
+        # killed once the reproduction has written the signed offering into its folder (the folder alone is made a
+        # moment before: a kill in between leaves an empty folder, which the next command clears just the same)
+        _wait_for(lambda: any((p / "offering.yaml").is_file() for p in scratch.rglob("rulegen-reproduce-*"))
                   or verify.poll() is not None, 300, "the reproduction")
         assert verify.poll() is None
         verify.send_signal(signal.SIGKILL)
