@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -209,3 +210,15 @@ def postgres():
         pytest.skip(f"PostgreSQL server not available: {exc}")
     yield server
     server.stop()
+
+
+_DATABASES = itertools.count(1)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def register_db(request, tmp_path) -> str:
+    """A fresh register database: a SQLite file, then a database of the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "register.sqlite")
+    server = request.getfixturevalue("postgres")
+    return server.create_database(f"register_{os.getpid()}_{next(_DATABASES)}")

@@ -349,12 +349,18 @@ def test_a_plausible_casino_logo_with_every_construct_passes():
     check_logo("logo.svg", PLAUSIBLE_LOGO.encode())
 
 
-def test_validate_refuses_a_mask_bomb_logo_with_exit_1(tmp_path):
+def _offering_with_logo(tmp_path):
+    """A valid PA offering in its own folder that names `logo.svg` (which the test writes): (folder, its text)."""
     folder = tmp_path / "offering"
     folder.mkdir()
     text = (DATA / "correct_pa.yaml").read_text().replace(
         "    licence: Certificate holder 1234\n", "    licence: Certificate holder 1234\n    logo: logo.svg\n")
     (folder / "pa.yaml").write_text(text)
+    return folder, text
+
+
+def test_validate_refuses_a_mask_bomb_logo_with_exit_1(tmp_path):
+    folder, text = _offering_with_logo(tmp_path)
     (folder / "logo.svg").write_text(_nested("mask", "mask"))
     result = CliRunner().invoke(app, ["validate", str(folder / "pa.yaml")])
     assert result.exit_code == 1, result.output
@@ -362,11 +368,7 @@ def test_validate_refuses_a_mask_bomb_logo_with_exit_1(tmp_path):
 
 
 def test_validate_refuses_a_logo_with_text_at_the_logo_field_with_its_rule_and_the_fix(tmp_path):
-    folder = tmp_path / "offering"
-    folder.mkdir()
-    text = (DATA / "correct_pa.yaml").read_text().replace(
-        "    licence: Certificate holder 1234\n", "    licence: Certificate holder 1234\n    logo: logo.svg\n")
-    (folder / "pa.yaml").write_text(text)
+    folder, text = _offering_with_logo(tmp_path)
     (folder / "logo.svg").write_text(SVG % '<text x="50" y="50">Harbor <tspan>Point</tspan></text>')
     line = next(n for n, row in enumerate(text.splitlines(), start=1) if row.strip() == "logo: logo.svg")
     result = CliRunner().invoke(app, ["validate", str(folder / "pa.yaml")])

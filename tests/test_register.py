@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import itertools
 import json
 import os
 import shutil
@@ -86,15 +85,9 @@ def corpus(tmp_path_factory, pki) -> dict[str, Path]:
     return made
 
 
-_NUMBERS = itertools.count(1)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request, tmp_path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "register.sqlite")
-    server = request.getfixturevalue("postgres")
-    return server.create_database(f"register_{os.getpid()}_{next(_NUMBERS)}")
+@pytest.fixture
+def db(register_db) -> str:
+    return register_db  # SQLite, then PostgreSQL (tests/conftest.py)
 
 
 def run(*arguments: str):

@@ -6,9 +6,7 @@ Against a SQLite file and a real PostgreSQL server, as tests/test_register.py.
 
 from __future__ import annotations
 
-import itertools
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -52,15 +50,9 @@ def _no_trust_yet(monkeypatch, math_cache):
     monkeypatch.setattr("rulegen.assemble.reproduce_filing_for_verify", factory.reproduce)
 
 
-_NUMBERS = itertools.count(1)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request, tmp_path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "register.sqlite")
-    server = request.getfixturevalue("postgres")
-    return server.create_database(f"reverify_{os.getpid()}_{next(_NUMBERS)}")
+@pytest.fixture
+def db(register_db) -> str:
+    return register_db  # SQLite, then PostgreSQL (tests/conftest.py)
 
 
 def run(*arguments: str):
