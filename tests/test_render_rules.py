@@ -327,3 +327,18 @@ def test_the_layouts_bonus_spin_inscription_lists_every_pay_of_the_table():
     for alone in ("$350", "$250", "$75", "$70"):
         assert f"; {alone};" in line + ";" or f"; {alone}." in line
     assert "as the Bonus Spin section" not in line
+
+
+def test_the_maximum_win_reading_is_the_one_for_this_tables_wagers():
+    """MD's data reads the maximum win one way with a Five Card Bonus and another without (`max_win_at_minimum`,
+    `max_win_at_minimum_main`): the rules print the one the table meets, never the other."""
+    readings = {entry["key"]: entry["reading"] for entry in load_jurisdiction("MD").data["readings"]}
+    with_bonus, main_only = readings["max_win_at_minimum"], readings["max_win_at_minimum_main"]
+    offered = text(render("MD"))
+    assert with_bonus in offered and main_only not in offered
+
+    def no_bonus(data):
+        del data["five_card_bonus"]
+
+    plain = text(render("MD", no_bonus))
+    assert main_only in plain and with_bonus not in plain

@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from markupsafe import Markup
 
-from rulegen import clauses
 from rulegen.render import svg, tables
-from rulegen.render.context import document_info
+from rulegen.render.context import document_info, max_win_reading
 from rulegen.render.environment import render_template
 from rulegen.resolved import ResolvedOffering, clause_config
 
@@ -187,17 +186,10 @@ def own_citations(jurisdiction: Any, spin_table: tables.BonusSpinView | None,
     the maximum win and the reading of that count, the payout-limit rule, the Bonus Spin table."""
     counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
     config = clause_config(offering) if offering is not None else None
-    # the reading of what the maximum win counts that this table meets (a jurisdiction may give one per set of wagers)
-    readings = [entry for entry in jurisdiction.data.get("readings") or []
-                if str(entry.get("key", "")).startswith("max_win_at_minimum")
-                and (config is None or clauses.unmet(entry.get("when") or {}, config) is None)]
-    max_win_reading = readings[0] if readings else None
-    if max_win_reading is None and counted is not None and counted.reading and (config is None or config.payout_limit):
-        max_win_reading = {"reading": counted.reading, "citation": counted.citation}
     rule = jurisdiction.cited("payout_limit", "rule")
     return {
         "max_win_counts": list(counted.value) if counted is not None and counted.value else [],
-        "max_win_reading": max_win_reading,
+        "max_win_reading": max_win_reading(jurisdiction, config),
         "payout_limit_citation": rule.citation if rule is not None else None,
         "spin_citation": spin_table.get("citation") if spin_table else None,
     }

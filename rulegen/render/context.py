@@ -7,9 +7,9 @@ Only reading and arranging here; every figure a document prints comes from `rule
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from rulegen import __version__, vocabulary
+from rulegen import __version__, clauses, vocabulary
 from rulegen.errors import InvalidOfferingError
 from rulegen.render.fetcher import offering_url
 from rulegen.render.pdf import w3c_datetime
@@ -153,3 +153,18 @@ def offering_file_name(offering: Offering) -> str:
     path = getattr(offering, "path", None)
     name = getattr(path, "name", None) if path is not None else None
     return name or "offering.yaml"
+
+
+def max_win_reading(jurisdiction: Any, config: clauses.OfferingConfig | None) -> dict[str, Any] | None:
+    """The reading of what the maximum win at the minimum wager counts, for a table of this configuration: the first
+    `max_win_at_minimum…` reading whose `when` it meets (a jurisdiction may give one per set of wagers), else the
+    reading on the jurisdiction's `counted_in_max_win` where a limit is set. The rules and the appendix print this
+    one reading, so the two never count the figure differently."""
+    for entry in jurisdiction.data.get("readings") or []:
+        if (str(entry.get("key", "")).startswith("max_win_at_minimum")
+                and (config is None or clauses.unmet(entry.get("when") or {}, config) is None)):
+            return dict(entry)
+    counted = jurisdiction.cited("payout_limit", "counted_in_max_win")
+    if counted is not None and counted.reading and (config is None or config.payout_limit):
+        return {"reading": counted.reading, "citation": counted.citation}
+    return None

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from rulegen import clauses, vocabulary
 from rulegen.cards import full_deck
 from rulegen.render import concordance, examples, svg, tables
-from rulegen.render.appendix import own_citations as appendix_citations
-from rulegen.render.context import document_info, signoffs
+from rulegen.render.context import document_info, max_win_reading, signoffs
 from rulegen.render.environment import render_template
 from rulegen.resolved import clause_config
 
@@ -71,7 +70,7 @@ class PayoutLimitView(TypedDict):
     display_rule: CitedView | None
     max_win: Decimal
     max_win_detail: MaxWinDetail
-    counted: CitedView | None
+    counted: dict[str, Any] | None  # the maximum-win reading this table meets: {"reading", "citation", ...}
     notice: CitedView | None
 
 
@@ -186,7 +185,7 @@ def payout_limit(offering: ResolvedOffering, results: MathReport) -> PayoutLimit
         "max_win": max_win.amount,
         "max_win_detail": max_win.detail,
         # the reading of what the maximum win counts that this table meets: the appendix's, word for word
-        "counted": appendix_citations(jurisdiction, tables.bonus_spin(offering), offering)["max_win_reading"],
+        "counted": max_win_reading(jurisdiction, clause_config(offering)),
         "notice": cited(jurisdiction, "payout_limit", "notice_of_decrease"),
     }
 
