@@ -331,3 +331,14 @@ def test_user_management_as_json_is_an_admins_and_mirrors_the_pages(desk):
     events = admin.get("/api/users").json()["events"]
     assert [(e["action"], e["user"], e["detail"]) for e in events][:2] == [
         ("user-disabled", "ada", "kim"), ("user-added", "ada", "kim, role supervisor")]
+
+
+def test_the_letter_is_written_by_the_agency_the_jurisdiction_names():
+    """The letter's office is the jurisdiction's agency as its data names it, set as a heading (the house's
+    "card room's management" begins with a capital); an unknown code falls back to the desk's own name."""
+    from rulegen.jurisdiction import load_jurisdiction
+    from rulegen.web.desk.review import DEFAULT_OFFICE, _office
+
+    assert _office("PA") == load_jurisdiction("PA").cited("agency").value
+    assert _office("HOUSE") == "Card room's management"
+    assert _office("XX") == DEFAULT_OFFICE and _office(None) == DEFAULT_OFFICE

@@ -36,7 +36,10 @@ def _office(jurisdiction: str | None) -> str:
         agency = load_jurisdiction(jurisdiction).cited("agency")
     except Exception:  # an unknown code, or data without an agency: the letter still goes out
         return DEFAULT_OFFICE
-    return str(agency.value) if agency is not None and agency.value else DEFAULT_OFFICE
+    if agency is None or not agency.value:
+        return DEFAULT_OFFICE
+    name = str(agency.value)
+    return name[:1].upper() + name[1:]  # a heading: "Card room's management", as the rules' cover gives it
 
 
 def compose_letter(entry: dict[str, Any], *, decision: str, note: str, user: store.User,
