@@ -312,6 +312,12 @@ def test_md_ante_table_as_written_validates_and_the_waiver_note_goes_with_the_op
     assert not any("waiver" in f.message for f in findings)
     _loaded, own = assemble.load_and_validate(Path(samples_dir()) / SAMPLES["MD"])
     assert any("waiver" in f.message and f.field == "paytables.ante" for f in own)
+    # an ante table whose pay is not a number is one plain error, the reading's check of the table staying quiet
+    (tmp_path / "md.yaml").write_text(source.replace("  ante: standard\n", "  ante: {pair_jacks_or_better: lots}\n"))
+    from rulegen.validate import validate_file
+
+    errors = [f for f in validate_file(tmp_path / "md.yaml", "md.yaml").findings if f.level == "error"]
+    assert [(f.field, f.rule) for f in errors] == [("paytables.ante.pair_jacks_or_better", "FORMAT-value")], errors
 
 
 def test_the_layouts_bonus_spin_inscription_lists_every_pay_of_the_table():
