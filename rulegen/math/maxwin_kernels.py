@@ -35,6 +35,15 @@ def _open(card, h1, h2, used):
 
 
 @njit(cache=True)
+def _spins(g1, g2, trigger):
+    """The hole cards g1, g2 trigger the Bonus Spin: trigger 1 a pair, 2 suited, 3 either (0: no Bonus Spin); the
+    numpy search's `_triggers` is the same test over arrays."""
+    pair = g1 // 4 == g2 // 4
+    suited = g1 % 4 == g2 % 4
+    return (trigger == 1 and pair) or (trigger == 2 and suited) or (trigger == 3 and (pair or suited))
+
+
+@njit(cache=True)
 def _hole_rank(rank, h1, h2):
     return h1 // 4 == rank or h2 // 4 == rank
 
@@ -164,15 +173,9 @@ def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, h
         # the Bonus Spin's prize bounds only a set whose hole cards can trigger it (some two of T, the third the
         # middle card): a set that cannot is bounded without it, so its pairs are not searched in vain
         local_top = bonus_top - spin_value
-        if spin_trigger > 0:
-            for j in range(3):
-                g1 = triples[i, (j + 1) % 3]
-                g2 = triples[i, (j + 2) % 3]
-                pair = g1 // 4 == g2 // 4
-                suited = g1 % 4 == g2 % 4
-                if (spin_trigger == 1 and pair) or (spin_trigger == 2 and suited) or \
-                        (spin_trigger == 3 and (pair or suited)):
-                    local_top = bonus_top
+        for j in range(3):
+            if _spins(triples[i, (j + 1) % 3], triples[i, (j + 2) % 3], spin_trigger):
+                local_top = bonus_top
         if upper[i] + local_top <= best:
             continue
         count = 0
@@ -215,14 +218,8 @@ def search(order, triples, upper, card_key, card_bit, nonflush, flush, pay_of, h
                     if bonus_top > 0:
                         bonus = bonus_value[pay_of[eval5(a0, a1, d0, d1, m, card_key, card_bit, nonflush,
                                                          flush)]]
-                    if spin_trigger > 0:
-                        g1 = triples[i, (j + 1) % 3]
-                        g2 = triples[i, (j + 2) % 3]
-                        pair = g1 // 4 == g2 // 4
-                        suited = g1 % 4 == g2 % 4
-                        if (spin_trigger == 1 and pair) or (spin_trigger == 2 and suited) or \
-                                (spin_trigger == 3 and (pair or suited)):
-                            bonus += spin_value
+                    if _spins(triples[i, (j + 1) % 3], triples[i, (j + 2) % 3], spin_trigger):
+                        bonus += spin_value
                     if six_top > 0 and main + bonus + six_top > best:
                         h1 = triples[i, (j + 1) % 3]
                         h2 = triples[i, (j + 2) % 3]
