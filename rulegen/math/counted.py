@@ -18,7 +18,6 @@ to the last bit. No compiled kernel is loaded once both are in the cache.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import math
 import threading
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulegen.math.deals import DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, starting_hands
-from rulegen.math.shared import N_CLASSES, SharedCounts, exact_payouts, store_arrays
+from rulegen.math.shared import N_CLASSES, SharedCounts, arrays_digest, exact_payouts, store_arrays
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -284,12 +283,7 @@ class MonteCarloDeals:
         return self.hand.astype(np.int32) * n_types + self.kind
 
     def digest(self) -> str:
-        sha = hashlib.sha256()
-        for name in DEAL_FIELDS:
-            array = getattr(self, name)
-            sha.update(f"{name}:{array.dtype.str}:{array.shape}".encode())
-            sha.update(array.tobytes())
-        return sha.hexdigest()
+        return arrays_digest(self, DEAL_FIELDS)
 
 
 @dataclass(frozen=True, eq=False)

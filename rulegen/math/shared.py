@@ -128,12 +128,7 @@ class SharedCounts:
 
     def digest(self) -> str:
         """SHA-256 of the counts: equal on every machine that computes them."""
-        sha = hashlib.sha256()
-        for name in FIELDS:
-            array = getattr(self, name)
-            sha.update(f"{name}:{array.dtype.str}:{array.shape}".encode())
-            sha.update(array.tobytes())
-        return sha.hexdigest()
+        return arrays_digest(self, FIELDS)
 
 
 def compute_shared_counts(threads: int | None = None,
@@ -263,6 +258,17 @@ def _load_disk() -> SharedCounts | None:
         return counts
     except (UnsafeFile, OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
         return None  # a copy that does not read back whole is computed again
+
+
+def arrays_digest(holder: object, names: tuple[str, ...]) -> str:
+    """SHA-256 over the named arrays of `holder`, each with its name, type and shape: what a cache file of them is
+    checked against when read."""
+    sha = hashlib.sha256()
+    for name in names:
+        array = getattr(holder, name)
+        sha.update(f"{name}:{array.dtype.str}:{array.shape}".encode())
+        sha.update(array.tobytes())
+    return sha.hexdigest()
 
 
 def store_arrays(target: Path, key: str, digest: str, arrays: dict) -> None:
