@@ -533,3 +533,26 @@ def test_a_full_table_past_100_percent_is_a_warning_with_its_figures(tmp_path):
     assert len(found) == 1 and found[0].level == "warning" and found[0].field == "bonus_spin"
     assert re.search(r"returns \d+\.\d\d% of the wager once \d other players? hold it", found[0].message)
     assert "player's advantage" in found[0].message
+
+
+def test_a_community_table_that_names_no_symbol_of_the_wheel_is_a_warning_at_its_line(tmp_path):
+    """MD's Paytable D carries none of the symbols ($500, $200, $25) community-pay table A names (Chapter 12 §D(4),
+    §D(10)(a)): no community pay is ever made, a warning at `community_pay`; Paytable A with table A pays one."""
+    from rulegen.resources import samples_dir
+
+    source = (samples_dir() / "md-progressive.yaml").read_text()
+    assert "  paytable: D\n  community_pay: A\n" in source
+    path = tmp_path / "md.yaml"
+    path.write_text(source)
+    line = next(n for n, row in enumerate(source.splitlines(), start=1) if row == "  community_pay: A")
+    found = [f for f in validate_file(path).findings if f.rule.endswith("community-unpaid")]
+    assert [(f.level, f.line, f.field) for f in found] == [("warning", line, "bonus_spin.community_pay")], found
+    assert "Paytable D's wheel" in found[0].message
+    # Paytable B carries the $500 table A names: a valid offering with it has no such warning
+    from tests.configurations import configurations
+
+    paying = next(c for c in configurations(("MD",)) if c.name == "md-prog-b-autoshoe")
+    assert (paying.data["bonus_spin"]["paytable"], paying.data["bonus_spin"]["community_pay"]) == ("B", "A")
+    findings = validate_file(paying.write(tmp_path)).findings
+    assert not [f for f in findings if f.level == "error"], findings
+    assert not [f for f in findings if f.rule.endswith("community-unpaid")]

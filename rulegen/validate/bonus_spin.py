@@ -178,6 +178,18 @@ def community_pay_designated(ctx: Context, check: Check) -> None:
         ctx.add(check, ("bonus_spin", "community_pay"), "error",
                 f"bonus_spin.community_pay is {describe(spin.get('community_pay'))}, which is not a community-pay "
                 f"table {ctx.j.name} authorizes for a {dollars(Decimal(str(spin.get('wager'))))} wager")
+    community = community_pay_table(ctx.j, spin)
+    # a community-pay table that pays by the wheel's symbols (not an Xtreme Community Prize Wheel of its own)
+    named = [row["symbols"][0] for row in (community.value or []) if isinstance(row, dict) and row.get("symbols")] \
+        if community is not None else []
+    if community is not None and named:
+        on_wheel = {_symbol_key(row.get("symbol")) for row in _table.value.get("symbols", [])}
+        if not any(_symbol_key(symbol) in on_wheel for symbol in named):
+            ctx.add(check, ("bonus_spin", "community_pay"), "warning",
+                    f"bonus_spin.community_pay is {describe(spin.get('community_pay'))}, a table that names no symbol "
+                    f"of Paytable {spin.get('paytable')}'s wheel: no community pay is ever made at this table, though "
+                    f"the text has community pays made; designate a table that names one of the wheel's symbols, or "
+                    f"put to the regulator a wager that pays none", community.citation, rule="community-unpaid")
     follows = ctx.j.cited("bonus_spin", kind, "community_pay_follows_paytable")
     designated_table = spin.get("community_pay")
     if follows is not None and follows.value and designated_table is not None \
@@ -489,7 +501,7 @@ CHECKS = (
     Check("top prize initial and reset minimums", ("bonus_spin", "top_prize"), ("bonus_spin",), "minimum",
           top_prize_minimums, also=("reading",)),
     Check("community-pay table is authorized", ("bonus_spin", "community_pay"), FORMAT, "community-table",
-          community_pay_designated),
+          community_pay_designated, also=("community-unpaid",)),
     Check("Bonus Spin return at most the wager", ("bonus_spin",), FORMAT, "spin-return", spin_return,
           jurisdictional=False, also=("spin-return-table",)),
     Check("Bonus Spin paytable notes", ("bonus_spin", "paytable"), _table_citations, "reading", paytable_notes),
