@@ -18,7 +18,8 @@ MATRIX = list(configurations())
 # The configurations whose PDFs the fast suite reads, chosen so that every jurisdiction, dealing method and way of
 # shuffling is among them.
 PDF_SUBSET = {"md-fixed-a-manual-shuffle", "nj-t4-fixed", "pa-no-fcb-no-limit", "house-no-six", "md-prog-b-autoshoe",
-              "nj-no-limit-stated"}  # the last: a wheel with its segment weights, the widest table
+              "nj-no-limit-stated",  # a wheel with its segment weights, the widest table
+              "nj-t5-progressive"}  # the limit following the meter: a sentence the layout once broke after one word
 
 
 def test_the_matrix_covers_every_dealing_shuffling_and_deck_count():

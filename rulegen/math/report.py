@@ -88,7 +88,10 @@ def settled(loaded) -> ResolvedOffering:
     meter = limit_follows_meter_above(offering)
     if meter is None:
         return offering
-    return replace(offering, payout_limit=replace(offering.payout_limit, follows_meter_above=meter))
+    base = Decimal(str(offering.jurisdiction.cited("payout_limit", "base_amount").value))
+    # above the meter figure, the maximum win is the meter's amount and what that deal pays apart from the prize
+    return replace(offering, payout_limit=replace(offering.payout_limit, follows_meter_above=meter,
+                                                  meter_plus=base - meter))
 
 
 def limit_follows_meter_above(offering: ResolvedOffering) -> Decimal | None:

@@ -179,7 +179,17 @@ def plural(n: Number, word: str, words: str | None = None) -> str:
     return f"{n_int:,} {word if n_int == 1 else (words or word + 's')}"
 
 
+def mid_sentence(text: str | None) -> str:
+    """An operator's phrase set inside a sentence: a leading article (A, An, The) in lower case, the rest as written
+    ("the top prize (a motorcycle, valued at $5,000)"); any other first word, a name perhaps, is left alone."""
+    words = str(text or "").split(" ", 1)
+    if words[0] in ("A", "An", "The"):
+        words[0] = words[0].lower()
+    return " ".join(words)
+
+
 FILTERS: dict[str, Callable[..., str]] = {
+    "mid_sentence": mid_sentence,
     "money": money,
     "signed_money": signed_money,
     "odds": odds,

@@ -61,6 +61,7 @@ class PayoutLimitView(TypedDict):
     amount: Decimal | None
     per: str
     follows_meter_above: Decimal | None
+    meter_plus: Decimal | None
     rule: CitedView | None
     base: CitedView | None
     covers: CitedView | None
@@ -180,6 +181,7 @@ def payout_limit(offering: ResolvedOffering, results: MathReport) -> PayoutLimit
         "by_rule": offering.payout_limit.by_rule,
         "per": offering.payout_limit.per,
         "follows_meter_above": offering.payout_limit.follows_meter_above,
+        "meter_plus": offering.payout_limit.meter_plus,
         "display": offering.table.payout_limit_display,
         "display_rule": display,
         "max_win": max_win.amount,

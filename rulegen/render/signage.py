@@ -256,6 +256,7 @@ def payout_limit_on_sign(offering: ResolvedOffering) -> dict[str, Any] | None:
         "covers": [tables.WAGER_NAMES.get(w, w) for w in limit.covers],
         "per": limit.per,
         "follows_meter_above": limit.follows_meter_above,
+        "meter_plus": limit.meter_plus,
     }
 
 
@@ -263,7 +264,8 @@ def payout_limit_for_card(offering: ResolvedOffering) -> dict[str, Any] | None:
     """The limit card states the payout limit whenever one is set (it is a sign at the table)."""
     amount = offering.payout_limit.amount
     return None if amount is None else {"amount": amount, "per": offering.payout_limit.per,
-                                        "follows_meter_above": offering.payout_limit.follows_meter_above}
+                                        "follows_meter_above": offering.payout_limit.follows_meter_above,
+                                        "meter_plus": offering.payout_limit.meter_plus}
 
 
 def top_prize_terms(top: TopPrize) -> dict[str, Any]:
