@@ -94,3 +94,12 @@ def test_the_choices_read_one_way_in_the_rules_and_in_a_diff():
     assert WORDS["cards.dealing"] == vocabulary.DEALING_WORDS
     assert WORDS["table.payout_odds_display"] == WORDS["table.payout_limit_display"] == vocabulary.DISPLAY_WORDS
     assert WORDS["bonus_spin.trigger"] == vocabulary.TRIGGER_WORDS
+
+
+def test_an_operators_phrase_inside_a_sentence_keeps_its_words_but_not_a_leading_capital_article():
+    assert filters.mid_sentence("A motorcycle") == "a motorcycle"
+    assert filters.mid_sentence("An Airstream trailer") == "an Airstream trailer"
+    assert filters.mid_sentence("The Vespa GTS 300") == "the Vespa GTS 300"
+    assert filters.mid_sentence("Harley-Davidson Street Glide") == "Harley-Davidson Street Glide"
+    assert filters.mid_sentence("Apple watch") == "Apple watch"  # a first word that is not an article stays
+    assert filters.mid_sentence(None) == ""

@@ -348,3 +348,20 @@ def test_the_maximum_win_reading_is_the_one_for_this_tables_wagers():
 
     plain = text(render("MD", no_bonus))
     assert main_only in plain and with_bonus not in plain
+
+
+def test_a_pa_table_with_a_shuffler_deals_a_preshuffled_deck_for_its_first_round_and_nothing_while_it_is_down():
+    """The certificate holder's own procedure (no dealing while the shuffler is out of order) and § 674a.8(f)'s count
+    of a preshuffled deck's stub, which no device counts, say one thing: the preshuffled deck is dealt for its first
+    round only, while the shuffler works; with two decks, the other waits in the shuffler (§ 674a.3(b)(2))."""
+    for decks in (1, 2):
+        def counting_shoe(data, decks=decks):
+            data["cards"].update(dealing="manual-shoe", shuffling="automated-counting", decks=decks,
+                                 back_colours=["red", "blue"][:decks], deck_change_hours=8)
+        rules = [t for t in rule_texts(render("PA", counting_shoe)) if "preshuffled" in t]
+        down = next(t for t in rules if "while it is out of order, the table deals no cards" in t)
+        assert "a deck that arrives preshuffled included" in down and "only with that shuffler" not in down
+        dealt = next(t for t in rules if t.startswith("A deck that arrives preshuffled is cut"))
+        assert "dealt for its first round without passing through the shuffler" in dealt
+        assert ("while the other deck is stored in the shuffler as § 674a.3(b)(2) requires" in dealt) == (decks == 2)
+        assert "674a.8(f)" in dealt
