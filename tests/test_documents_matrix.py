@@ -105,3 +105,70 @@ def test_the_check_finds_a_word_the_layout_left_alone_on_a_line():
             for way, joint in (("bare", " "), ("with the break opportunity", "<wbr> "))}
     assert "'every' alone on a line" in "\n".join(stray_line_breaks("bare", pdfs["bare"]))
     assert stray_line_breaks("with", pdfs["with the break opportunity"]) == []
+
+
+def _rules_and_math(configuration: Configuration, folder: Path):
+    from rulegen.assemble import math_results, settled
+    from rulegen.render import documents
+    from rulegen.render.context import draft_status
+    from rulegen.validate import validate_file
+
+    folder.mkdir()
+    path = configuration.write(folder)
+    report = validate_file(path, path.name)
+    assert report.offering is not None and not [f for f in report.findings if f.level == "error"]
+    offering = settled(report.offering)
+    results = math_results(offering)
+    return documents.rules_html(offering, results, draft=draft_status(offering, False)), results
+
+
+def _words(html: str) -> str:
+    import html as html_lib
+    import re
+
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def test_the_rules_say_a_game_that_favours_the_player_does_so_with_the_appendixs_figure(tmp_path: Path):
+    """MD's §A table paid to the antes as written gives the player the edge: the rules say so, with the figure the
+    math computes, beside the rule (round 20 found it only in the appendix); the waiver's table does not."""
+    from rulegen.render.filters import percent
+
+    as_written = next(c for c in MATRIX if c.name == "md-ante-as-written")
+    rules, results = _rules_and_math(as_written, tmp_path / "as-written")
+    edge = results.main_game.house_edge_per_initial_wager
+    assert edge < 0
+    assert f"Paid so, the game favours the player: a player who plays the best strategy gains {percent(-edge)} of " \
+           "the initial wager (both antes) a round on average" in _words(rules)
+    waiver = next(c for c in MATRIX if c.name == "md-limit-no-spin")
+    rules, results = _rules_and_math(waiver, tmp_path / "waiver")
+    assert results.main_game.house_edge_per_initial_wager > 0 and "favours the player" not in _words(rules)
+
+
+def test_the_rules_say_when_community_pays_take_the_bonus_spin_past_the_wager(tmp_path: Path):
+    """An Xtreme wager whose community pays take its return past 100% at a full table: the rules give the number of
+    other players from which it does and the return there, the appendix's own figures; a wager that stays under at a
+    full table says nothing of the kind."""
+    import copy
+
+    from rulegen.render.filters import percent
+    from tests.configurations import DEALING, sample_data, spin, top, weighted_wheel
+
+    data = copy.deepcopy(sample_data("MD"))
+    data["offering"]["id"] = "md-xtreme-b"
+    for change in (DEALING["autoshoe-counting-1"], spin(kind="xtreme", wager=5, paytable="B", community_pay="B",
+                                                        trigger="pair_in_hole_cards",
+                                                        top_prize=top("progressive", 2500, 1000, 2)),
+                   weighted_wheel("MD")):
+        change(data)
+    rules, results = _rules_and_math(Configuration("md-xtreme-b", "MD", data), tmp_path / "xtreme-b")
+    rows = results.bonus_spin.weighted.community_value
+    over = [row for row in rows if row.return_with_community > 1]
+    assert over, "the wheel of this test no longer takes the wager past 100% at a full table"
+    words = _words(rules)
+    assert "At a full table the wager favours the player:" in words
+    assert f"take its return to {percent(over[0].return_with_community)} of the wager" in words
+    under = next(c for c in MATRIX if c.name == "md-xtreme-c-pair")
+    rules, results = _rules_and_math(under, tmp_path / "xtreme-c")
+    assert all(row.return_with_community <= 1 for row in results.bonus_spin.weighted.community_value)
+    assert "favours the player" not in _words(rules)
