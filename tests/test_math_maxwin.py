@@ -219,8 +219,7 @@ def test_the_nj_limit_follows_the_meter_from_the_amount_computed():
     # at meter amounts well past it (the figure is what the best triggering deal pays apart from the prize)
     plus = offering.payout_limit.meter_plus
     assert plus is not None and plus == 50000 - meter
-    for amount in (meter + 1, meter + 12345, 250000):
-        assert at(amount) == amount + plus
+    assert at(Decimal(250000)) == 250000 + plus
     # a fixed top prize, or a limit the rule does not set, never follows a meter
     for name in ("md-progressive.yaml", "pa-five-card-bonus.yaml", "house-six-card-bonus.yaml"):
         assert limit_follows_meter_above(settled(load_offering(samples_dir() / name))) is None
