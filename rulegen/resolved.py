@@ -79,7 +79,7 @@ class PayoutLimit:
     by_rule: bool = False  # the amount is the figure the jurisdiction's rule sets, the offering stating none
     per: str = "per player per round"  # the text's own words for what one limit applies to
     follows_meter_above: Decimal | None = None  # a limit by rule that rises with a progressive meter: from where
-    meter_plus: Decimal | None = None  # ...and above it the limit is the meter's amount plus this (the rest of that win)
+    meter_plus: Decimal | None = None  # ...and above it the limit is the meter's amount plus this (that win's rest)
 
 
 @dataclass(frozen=True)

@@ -88,10 +88,10 @@ def settled(loaded) -> ResolvedOffering:
     meter = limit_follows_meter_above(offering)
     if meter is None:
         return offering
-    base = Decimal(str(offering.jurisdiction.cited("payout_limit", "base_amount").value))
+    base = offering.jurisdiction.cited("payout_limit", "base_amount")  # given: the meter figure is measured from it
     # above the meter figure, the maximum win is the meter's amount and what that deal pays apart from the prize
-    return replace(offering, payout_limit=replace(offering.payout_limit, follows_meter_above=meter,
-                                                  meter_plus=base - meter))
+    plus = Decimal(str(base.value)) - meter if base is not None else None
+    return replace(offering, payout_limit=replace(offering.payout_limit, follows_meter_above=meter, meter_plus=plus))
 
 
 def limit_follows_meter_above(offering: ResolvedOffering) -> Decimal | None:

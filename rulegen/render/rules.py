@@ -85,7 +85,9 @@ class RulesContext(TypedDict):
     added_wagers: dict[str, dict[str, Any]]
     bonus_spin: BonusSpinView | None
     spin_return: float | None  # the Bonus Spin's return per wager at the wheel's weights, where they are given
+    spin_over: dict[str, Any] | None  # where other players' community pays take the Bonus Spin past its wager
     payout_limit: PayoutLimitView | None
+    main_house_edge: float | None  # per initial wager, which the rules state where it favours the player
     layout_svg: str
     examples: list[WorkedExample]
     signoffs: list[SignoffRow]
@@ -165,7 +167,7 @@ def spin_over_the_wager(results: MathReport) -> dict[str, Any] | None:
     """Where the community pays of other players' spins take the Bonus Spin's return past the wager: from how many
     other players, and the return at a full table (the rules say so, as the appendix's table shows)."""
     spin = getattr(results, "bonus_spin", None)
-    rows = spin.weighted.community_value if spin is not None and spin.weighted is not None else ()
+    rows: tuple[Any, ...] = spin.weighted.community_value if spin is not None and spin.weighted is not None else ()
     over = [row for row in rows if row.return_with_community > 1]
     if not over:
         return None
