@@ -365,3 +365,13 @@ def test_a_pa_table_with_a_shuffler_deals_a_preshuffled_deck_for_its_first_round
         assert "dealt for its first round without passing through the shuffler" in dealt
         assert ("while the other deck is stored in the shuffler as § 674a.3(b)(2) requires" in dealt) == (decks == 2)
         assert "674a.8(f)" in dealt
+
+
+def test_the_house_term_backed_up_is_given_its_reading_where_the_rules_use_it():
+    """The house text voids a hand in which more than one card must be "backed up" and never says what that is: the
+    rules say how this card room reads the term, next to the rule that uses it (round 22 sent back its absence)."""
+    words = text(render("HOUSE"))
+    rule = words.index("If more than one card has to be backed up, the hand is a misdeal.")
+    reading = words.index("We read it as dealers use the term: a card dealt out of turn or to the wrong place")
+    assert 0 < reading - rule < 600
+    assert "the card room's reading of its own term, submitted for approval" in words
