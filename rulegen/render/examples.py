@@ -52,6 +52,10 @@ class WorkedExample(Round):
     community_pay_to_others: Decimal | None
 
 
+# The fold is the player's choice, not a claim about the best strategy (which, at most paytables, plays this hand)
+CHOOSES_TO_FOLD = ("The player chooses to fold at the Across decision (a player may fold any hand, whatever the best "
+                   "strategy would do with it)")
+
 ROUNDS: tuple[Round, ...] = (
     {
         "title": "A straight flush on the Across line",
@@ -61,8 +65,8 @@ ROUNDS: tuple[Round, ...] = (
     },
     {
         "title": "A fold, and the bonus wager still in action",
-        "story": "The player folds at the Across decision and loses both antes; the bonus wager is settled on the "
-                 "community cards all the same.",
+        "story": f"{CHOOSES_TO_FOLD} and loses both antes; the bonus wager is settled on the community cards all the "
+                 "same.",
         "hole": "7h 2c", "across": "Kd Ks", "down": "Kh 9c", "middle": "9s", "bets": (0,),
         "six_card": "3d 4d 5h 6s", "spin": False,
     },
@@ -125,10 +129,10 @@ def worked_examples(offering: ResolvedOffering) -> list[WorkedExample]:
         settlement = settle(rules, round_, ante=ante, five_card_bonus=five_wager, six_card=six)
         title, story = round_["title"], round_["story"]
         if round_["bets"] == (0,) and offering.five_card_bonus is None:
-            title, story = "A fold at the first decision", "The player folds at the Across decision and loses both antes."
+            title, story = "A fold at the first decision", f"{CHOOSES_TO_FOLD} and loses both antes."
         elif round_["bets"] == (0,) and six:
             title = "A fold, and the bonus wagers still in action"
-            story = ("The player folds at the Across decision and loses both antes; the Five Card Bonus is settled on "
+            story = (f"{CHOOSES_TO_FOLD} and loses both antes; the Five Card Bonus is settled on "
                      "the community cards and the Six Card Bonus on the player's two cards and the four bonus cards "
                      "all the same.")
         if round_.get("story_with_spin") and rules.bonus_spin is not None:
