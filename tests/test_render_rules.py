@@ -16,8 +16,10 @@ from rulegen.render.rules import render_rules_html
 from rulegen.resolved import resolve
 from rulegen.resources import samples_dir
 
-# The rules HTML without the math: no maximum-win figure is printed (the template's branch for a missing figure).
-NO_MATH = SimpleNamespace(max_win=SimpleNamespace(amount=None, detail=None), bonus_spin=None)
+# The rules HTML without the math: no maximum-win figure is printed (the template's branch for a missing figure), and
+# a main game that favours the house, of which the rules say nothing.
+NO_MATH = SimpleNamespace(max_win=SimpleNamespace(amount=None, detail=None), bonus_spin=None,
+                          main_game=SimpleNamespace(house_edge_per_initial_wager=0.04))
 
 SAMPLES = {"MD": "md-progressive.yaml", "NJ": "nj-bonus-spin.yaml", "PA": "pa-five-card-bonus.yaml",
            "HOUSE": "house-six-card-bonus.yaml"}

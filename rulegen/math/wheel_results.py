@@ -104,6 +104,12 @@ class WheelReturn:
     community_value: tuple[CommunityValue, ...]
     progressive: ProgressiveReturn | None
 
+    def past_the_wager(self) -> tuple[CommunityValue, CommunityValue] | None:
+        """Where the community pays of other players' spins take the return past the wager: the first row (fewest
+        other players) that does, and the full table's; None where even a full table stays at or under it."""
+        over = [row for row in self.community_value if row.return_with_community > 1]
+        return (over[0], self.community_value[-1]) if over else None
+
 
 @dataclass(frozen=True)
 class BonusSpinResult:

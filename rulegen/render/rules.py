@@ -166,13 +166,13 @@ def choices(offering: ResolvedOffering) -> dict[str, object]:
 def spin_over_the_wager(results: MathReport) -> dict[str, Any] | None:
     """Where the community pays of other players' spins take the Bonus Spin's return past the wager: from how many
     other players, and the return at a full table (the rules say so, as the appendix's table shows)."""
-    spin = getattr(results, "bonus_spin", None)
-    rows: tuple[Any, ...] = spin.weighted.community_value if spin is not None and spin.weighted is not None else ()
-    over = [row for row in rows if row.return_with_community > 1]
-    if not over:
+    spin = results.bonus_spin
+    past = spin.weighted.past_the_wager() if spin is not None and spin.weighted is not None else None
+    if past is None:
         return None
-    return {"from": over[0].other_players, "from_return": over[0].return_with_community,
-            "full": rows[-1].other_players, "full_return": rows[-1].return_with_community}
+    first, full = past
+    return {"from": first.other_players, "from_return": first.return_with_community,
+            "full": full.other_players, "full_return": full.return_with_community}
 
 
 def payout_limit(offering: ResolvedOffering, results: MathReport) -> PayoutLimitView | None:
@@ -316,7 +316,7 @@ def rules_context(offering: ResolvedOffering, results: MathReport, *, draft: Dra
         "spin_over": spin_over_the_wager(results),
         "payout_limit": payout_limit(offering, results),
         # the main game's house edge per initial wager, which the rules state where it favours the player
-        "main_house_edge": getattr(getattr(results, "main_game", None), "house_edge_per_initial_wager", None),
+        "main_house_edge": results.main_game.house_edge_per_initial_wager,
         "layout_svg": svg.cross_layout(five_card_bonus=five is not None, bonus_spin=spin is not None,
                                        six_card_bonus=six is not None),
         "examples": examples.worked_examples(offering),

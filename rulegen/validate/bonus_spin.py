@@ -265,11 +265,10 @@ def _full_table_return(ctx: Context, check: Check, resolved) -> None:
         result = bonus_spin_math(resolved.game_rules.bonus_spin, setting)
     except (ValueError, ArithmeticError):
         return
-    rows = result.weighted.community_value if result.weighted is not None else ()
-    over = [row for row in rows if row.return_with_community > 1]
-    if not over:
+    past = result.weighted.past_the_wager() if result.weighted is not None else None
+    if past is None:
         return
-    first, full = over[0], rows[-1]
+    first, full = past
     also = "" if first is full else \
         f", and {full.return_with_community * 100:.2f}% with {full.other_players}"
     ctx.add(check, ("bonus_spin",), "warning",
