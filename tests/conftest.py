@@ -79,9 +79,11 @@ def _warm_the_others():
     fasteval.five_card_strength_counts()
     fasteval.six_card_strength_counts()
     fasteval.evaluate_many(np.array([[0, 1, 2, 3, 4]], dtype=np.int64))
+    # the maximum-win search (numpy, nothing to compile): its tables of card sets, computed once into the session's
+    # math cache for every worker, with and without the Six Card Bonus
     maxwin.max_win_per_round(STANDARD_RULES, Decimal(5))
     with_six = dataclasses.replace(STANDARD_RULES, five_card_bonus=STANDARD_FIVE_CARD_BONUS,
-                                   six_card_bonus=STANDARD_FIVE_CARD_BONUS)  # the Six Card Bonus's kernels too
+                                   six_card_bonus=STANDARD_FIVE_CARD_BONUS)
     maxwin.max_win_per_round(with_six, Decimal(5), Decimal(1), frozenset({"five_card_bonus", "six_card_bonus"}))
     run_reference_kernel(STANDARD_RULES.criss_cross, STANDARD_RULES.ante, hands=list(starting_hands())[:1])
 

@@ -142,3 +142,29 @@ def test_bad_input_changes_nothing(db, filings, tmp_path):
     assert unusable.exit_code == 2 and "is not a PDF" in unusable.stderr and "nothing recorded" in unusable.stderr
     assert run("reverify", "1", "--db", db, "--format", "xml").exit_code == 2
     assert recorded(db) == 0
+
+
+def test_an_entry_the_desk_received_is_sent_to_its_page_or_given_a_from(db, filings, pki):
+    """A filing the desk received is recorded under the desk's name for it, which is no place on disk: reverifying it
+    without --from says the desk verifies it again from its archive, and records nothing."""
+    from sqlalchemy import update
+
+    from rulegen.filing.register_reverify import DESK_PATH_PREFIX
+    from rulegen.filing.register_store import filings as filings_table
+
+    received_untrusted(db, filings)
+    engine = open_register(db)
+    try:
+        with engine.begin() as connection:
+            connection.execute(update(filings_table).where(filings_table.c.id == 1)
+                               .values(path=f"{DESK_PATH_PREFIX}0123456789ab/rules.pdf"))
+    finally:
+        engine.dispose()
+    desk = run("reverify", "1", "--db", db, "--trust", str(pki["ca"]))
+    assert desk.exit_code == 2 and "came in through the desk" in desk.stderr and "--from PATH" in desk.stderr
+    elsewhere = run("reverify", "2", "--db", db, "--trust", str(pki["ca"]))
+    assert elsewhere.exit_code == 0, elsewhere.output  # entry 2 is still where it was received
+    filings["b"].rename(filings["b"].with_name("moved"))
+    moved = run("reverify", "2", "--db", db, "--trust", str(pki["ca"]))
+    assert moved.exit_code == 2 and "came in through the desk" not in moved.stderr
+    assert recorded(db) == 1

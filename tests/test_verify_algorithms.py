@@ -199,10 +199,10 @@ def test_long_term_validation_data_signed_with_ed25519_is_checked(tmp_path, fact
 def test_carried_certificates_are_checked_with_pyhankos_validator(tmp_path, kind):
     """A certificate issued with PSS or Ed25519 checks against its issuer; one whose unsigned outer algorithm was
     changed, whose signature value was changed, or that is checked against another issuer, does not."""
-    from asn1crypto import algos, x509 as asn1_x509
+    from asn1crypto import algos, core, x509 as asn1_x509
     from cryptography.hazmat.primitives import serialization
 
-    from rulegen.filing.pdf import unverifiable_certificates
+    from rulegen.filing.pdf import signature_checks, unverifiable_certificates
 
     identity = make_identity(tmp_path, kind)
     other = make_identity(tmp_path / "other", kind)
@@ -218,10 +218,19 @@ def test_carried_certificates_are_checked_with_pyhankos_validator(tmp_path, kind
     value[-1] ^= 0x01
     changed_value["signature_value"] = bytes(value)
     assert unverifiable_certificates([asn1_x509.Certificate.load(changed_value.dump())], [root])
-    if kind == "rsa-pss":  # the salt length outside the signed body: the signature still checks with it
-        changed = signer.copy()
+    # The outer algorithm written another way that the signature still checks with (PSS's default trailer field
+    # written out, Ed25519 with NULL parameters, which the strict parse refuses as well): the rule that it be the
+    # body's own refuses it.
+    changed = signer.copy()
+    if kind == "rsa-pss":
         parameters = changed["signature_algorithm"]["parameters"].native
         changed["signature_algorithm"] = algos.SignedDigestAlgorithm(
-            {"algorithm": "rsassa_pss", "parameters": {**parameters, "salt_length": 20}})
-        assert unverifiable_certificates([asn1_x509.Certificate.load(changed.dump())], [root]) \
-            == [signer.subject.human_friendly]
+            {"algorithm": "rsassa_pss", "parameters": {**parameters, "trailer_field": "trailer_field_bc"}})
+    else:
+        changed["signature_algorithm"] = algos.SignedDigestAlgorithm({"algorithm": "ed25519",
+                                                                      "parameters": core.Null()})
+    reloaded = asn1_x509.Certificate.load(changed.dump())
+    assert reloaded["signature_algorithm"].dump() != reloaded["tbs_certificate"]["signature"].dump()
+    assert signature_checks(reloaded["signature_value"].native, reloaded["tbs_certificate"].dump(), root,
+                            reloaded["signature_algorithm"])
+    assert unverifiable_certificates([reloaded], [root]) == [signer.subject.human_friendly]

@@ -265,7 +265,6 @@ def register(app: typer.Typer) -> None:
         from rulegen.assemble import reproduce_filing_for_verify
         from rulegen.filing.register_reverify import reverify_entry
 
-        _fail_format(format, ("text", "json"))
         who = by.strip() if by and by.strip() else _login()
         with exits_cleanly(), _open(db) as engine:
             result = reverify_entry(engine, entry, reproduce=reproduce_filing_for_verify, trust=trust or None,

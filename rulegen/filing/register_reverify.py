@@ -25,7 +25,7 @@ from rulegen.filing.register_rechecks import latest_rechecks, record_recheck, re
 from rulegen.filing.register_store import filings
 from rulegen.filing.verify import PathsArgument, VerifyReport, load_trust_roots, trust_paths, verify_filing
 
-DESK_PATH_PREFIX = "desk upload "  # how an entry the desk received names its filing (web/desk/intake.py)
+DESK_PATH_PREFIX = "desk upload "  # how an entry the desk received names its filing (web/desk/intake.py uses it)
 
 
 @dataclass

@@ -159,7 +159,6 @@ def triple_classes() -> TripleClasses:
                      for name, array, dtype in (("rows", rows, np.uint8), ("classes", classes, np.uint8),
                                                 ("pattern", pattern, np.uint16),
                                                 ("permutation", permutation, np.uint8))})
-    pattern = inverse.reshape(-1)
     return TripleClasses(triples, pattern, permutation, classes, _masks(classes)[pattern])
 
 

@@ -29,15 +29,8 @@ from rulegen.math.deals import starting_hands
 if TYPE_CHECKING:
     import numpy as np
 
-CODE_VERSION = "reach-1"  # bump when what the table holds changes
 _lock = threading.Lock()
 _held: list[np.ndarray] = []
-
-
-def compute_reach_table(threads: int | None = None) -> np.ndarray:
-    """reach[a, d, f]: -1 where no deal gives Across class a, Down class d and five-card class f, else the best
-    Six Card Bonus class over the deals that do. The starting hands run on `threads` threads."""
-    return compute_hand_reach_tables(threads).max(axis=0)
 
 
 def compute_hand_reach_tables(threads: int | None = None) -> np.ndarray:
@@ -107,23 +100,14 @@ def triggering_reach(trigger: str) -> np.ndarray:
 
 
 def reach_table() -> np.ndarray:
-    """The reach table, computed once per process (and kept in the math cache on disk)."""
+    """reach[a, d, f]: -1 where no deal gives Across class a, Down class d and five-card class f, else the best
+    Six Card Bonus class over the deals that do. The per-hand tables' maximum (they are kept in the math cache),
+    held for the process."""
     import numpy as np
-
-    from rulegen.math import cache as disk
-
-    from rulegen.math.shared import disk_lock
 
     with _lock:
         if not _held:
-            key = disk.key("reach_table", CODE_VERSION)
-            with disk_lock("reach-table"):  # processes beside this one wait for one to compute it
-                found = disk.load(key)
-                table = np.array(found, dtype=np.int64) if isinstance(found, list) else None
-                if table is None or table.shape != (11, 11, 11) or not np.all(np.isin(table, (-1, 8, 9, 10))):
-                    table = compute_reach_table()
-                    disk.store(key, table.tolist())
-            _held.append(table)
+            _held.append(hand_reach_tables().max(axis=0).astype(np.int64))
         return _held[0]
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulegen.math.results import MainGameRates
+from rulegen.math.summary import CHOICE_COLUMN, CHOICE_NAMES
 from rulegen.math.deals import (
     ACROSS_PAIRS, DOWN_PAIRS, LEAVES_PER_HAND, MIDDLE_CARDS, N_PAIRS, TOTAL_DEALS, across_orbits, integer_payouts,
     starting_hands,
@@ -435,10 +436,6 @@ def figures(prepared: PreparedCounts, criss_cross, ante) -> MainGameFigures:
         counts.hand_type, counts.hand_weight, counts.type_offsets, counts.type_key, counts.type_count,
         np.ascontiguousarray(an, dtype=np.int64), np.ascontiguousarray(cc, dtype=np.int64), scale, *scratch)
     return _summarise(ev1, across, joint, folds, int(wagered), [int(v) for v in an], [int(v) for v in cc], scale)
-
-
-CHOICE_NAMES = {0: "fold", 1: "1x", 3: "3x"}
-CHOICE_COLUMN = {0: 0, 1: 1, 3: 2}
 
 
 def _summarise(ev1, across, joint, folds, wagered: int, an: list[int], cc: list[int], scale: int) -> MainGameFigures:

@@ -20,6 +20,7 @@ from typing import Any
 from rulegen.errors import InputError
 from rulegen.filing.rebuild import Reproducer
 from rulegen.filing.register import record
+from rulegen.filing.register_reverify import DESK_PATH_PREFIX
 from rulegen.filing.verify import VerifyReport, verify_filing
 from rulegen.scratch import scratch_folder
 
@@ -172,7 +173,7 @@ def receive(found: Mapping[str, bytes], *, archive_folder: Path, engine: Any, ro
     stored = [(name, archive(archive_folder, data), len(data)) for name, data in sorted(found.items())]
     rules = next((h for n, h, _ in stored if n == "rules.pdf"), None)
     report = verify_files(found, roots=roots, reproduce=reproduce,
-                          shown=f"desk upload {rules[:12] if rules else 'without rules.pdf'}/rules.pdf")
+                          shown=f"{DESK_PATH_PREFIX}{rules[:12] if rules else 'without rules.pdf'}/rules.pdf")
     result = record(engine, report)
     verdict, summary = summary_of(report)
     summary["flags"] = [flag.to_json() for flag in result.flags]
