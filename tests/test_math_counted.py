@@ -198,3 +198,12 @@ def test_rulegen_math_prints_the_same_bytes_from_the_counts(tables, deals, name,
     assert walked.exit_code == 0, walked.output
     assert not called
     assert from_counts.stdout == walked.stdout
+
+
+def test_counts_with_more_tables_than_a_deal_can_name_are_refused_before_any_dealing():
+    """A deal names its joint table and its kind of across pair in 16 bits: counts holding more are refused at once,
+    not after the seconds of dealing."""
+    counts = shared.shared_counts()
+    too_many = np.zeros((2 ** 16 + 1, counts.keys.shape[1]), dtype=counts.keys.dtype)
+    with pytest.raises(ValueError, match="more kinds of across pair or joint tables than the deals can name"):
+        counted.compute_deals(dataclasses.replace(counts, keys=too_many), rounds=10, seed=1)

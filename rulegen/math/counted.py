@@ -313,6 +313,8 @@ def compute_deals(counts: SharedCounts, rounds: int, seed: int) -> MonteCarloDea
     from rulegen.math.mc_kernels import deal_features
     from rulegen.math.montecarlo import class_tables, hole_frames
 
+    if counts.type_offsets.shape[0] > 2 ** 16 or counts.keys.shape[0] > 2 ** 16:  # before seconds of dealing
+        raise ValueError("more kinds of across pair or joint tables than the deals can name")
     frames = hole_frames()
     card_key, card_bit = strength_arrays()[:2]
     nonflush_class, flush_class = class_tables()
@@ -331,8 +333,6 @@ def compute_deals(counts: SharedCounts, rounds: int, seed: int) -> MonteCarloDea
         if not np.array_equal(counts.keys[table], found):
             raise ValueError("a round dealt has a joint table the shared counts do not hold")
         parts.append((hand, counts.pair_type[hand, across], table, cell))
-    if counts.type_offsets.shape[0] > 2 ** 16 or counts.keys.shape[0] > 2 ** 16:
-        raise ValueError("more kinds of across pair or joint tables than the deals can name")
     deals = MonteCarloDeals(*(np.concatenate([part[i] for part in parts])[:rounds].astype(dtype)
                               for i, dtype in enumerate(DEAL_DTYPES.values())))
     deals.check(counts, rounds)
