@@ -377,3 +377,16 @@ def test_the_house_term_backed_up_is_given_its_reading_where_the_rules_use_it():
     reading = words.index("We read it as dealers use the term: a card dealt out of turn or to the wrong place")
     assert 0 < reading - rule < 600
     assert "the card room's reading of its own term, submitted for approval" in words
+
+
+def test_an_md_hand_dealt_table_puts_a_preshuffled_deck_through_its_shuffler_rather_than_cutting_it():
+    """Chapter 9 §A(1) deals from the hand only cards the device has shuffled, so Chapter 5 §C(2)'s cut of a
+    preshuffled deck is not this table's: the rules say the deck goes through the shuffler, as the operator's
+    procedure (round 24 found it cut and dealt); a shoe table cuts it as §D sets out."""
+    def hand(data):
+        data["cards"].update(dealing="hand", shuffling="automated", decks=1, deck_change_hours=4)
+    words = text(render("MD", hand))
+    assert "Cards that arrive preshuffled are shuffled by the device too before they are dealt" in words
+    assert "the facility operator's own procedure where the two clauses meet, submitted for approval" in words
+    assert "Cards that arrive preshuffled are put in a single stack and cut" not in words
+    assert "Cards that arrive preshuffled are put in a single stack and cut as §D sets out" in text(render("MD"))
