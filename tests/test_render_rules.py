@@ -385,8 +385,12 @@ def test_an_md_hand_dealt_table_puts_a_preshuffled_deck_through_its_shuffler_rat
     procedure (round 24 found it cut and dealt); a shoe table cuts it as §D sets out."""
     def hand(data):
         data["cards"].update(dealing="hand", shuffling="automated", decks=1, deck_change_hours=4)
-    words = text(render("MD", hand))
+    document = render("MD", hand)
+    words = text(document)
     assert "Cards that arrive preshuffled are shuffled by the device too before they are dealt" in words
     assert "the facility operator's own procedure where the two clauses meet, submitted for approval" in words
     assert "Cards that arrive preshuffled are put in a single stack and cut" not in words
+    assert "Unless they arrive preshuffled" not in words
+    assert not [t for t in rule_texts(document) if t.startswith("To cut") or "cut again" in t]  # not restated
+    assert "The cut of §D and the recut of §E do not apply here" in words  # no card it deals is cut (round 25)
     assert "Cards that arrive preshuffled are put in a single stack and cut as §D sets out" in text(render("MD"))
