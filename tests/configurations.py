@@ -135,9 +135,9 @@ def _md() -> dict[str, list[Change]]:
                            displays("layout", "layout")],
         "spin-only": [DEALING["autoshoe-auto-2"], without("five_card_bonus")],
         "limit-no-spin": [limit(50000), without("bonus_spin")],
-        # the antes paid from §A's own table, as the text is written: no waiver is asked
-        "ante-as-written": [DEALING["shoe-manual-1"], lambda data: data["paytables"].update(ante="as_written"),
-                            without("bonus_spin")],
+        # the facility operator's own ante table, a departure from §A the text has no waiver for: a DRAFT only
+        "ante-operator": [DEALING["shoe-manual-1"], lambda data: data["paytables"].update(ante="standard"),
+                          without("bonus_spin")],
     }
 
 

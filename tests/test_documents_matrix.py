@@ -134,13 +134,13 @@ def test_the_rules_say_a_game_that_favours_the_player_does_so_with_the_appendixs
     math computes, beside the rule (round 20 found it only in the appendix); the waiver's table does not."""
     from rulegen.render.filters import percent
 
-    as_written = next(c for c in MATRIX if c.name == "md-ante-as-written")
+    as_written = next(c for c in MATRIX if c.name == "md-limit-no-spin")
     rules, results = _rules_and_math(as_written, tmp_path / "as-written")
     edge = results.main_game.house_edge_per_initial_wager
     assert edge < 0
     assert f"Paid so, the game favours the player: a player who plays the best strategy gains {percent(-edge)} of " \
            "the initial wager (both antes) a round on average" in _words(rules)
-    waiver = next(c for c in MATRIX if c.name == "md-limit-no-spin")
+    waiver = next(c for c in MATRIX if c.name == "md-ante-operator")
     rules, results = _rules_and_math(waiver, tmp_path / "waiver")
     assert results.main_game.house_edge_per_initial_wager > 0 and "favours the player" not in _words(rules)
 
@@ -171,4 +171,4 @@ def test_the_rules_say_when_community_pays_take_the_bonus_spin_past_the_wager(tm
     under = next(c for c in MATRIX if c.name == "md-xtreme-c-pair")
     rules, results = _rules_and_math(under, tmp_path / "xtreme-c")
     assert all(row.return_with_community <= 1 for row in results.bonus_spin.weighted.community_value)
-    assert "favours the player" not in _words(rules)
+    assert "At a full table the wager favours the player" not in _words(rules)

@@ -1,6 +1,7 @@
 import json
 import math
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -117,26 +118,31 @@ def test_not_yaml_exits_2(tmp_path):
     assert result.exit_code == 2
 
 
-def test_the_md_ante_table_as_written_is_given_for_the_regulator():
-    """Maryland's §A pays every winning wager from one table; the MD ante table departs from it (`as_written` in
-    the data). The report gives the main game's figures with the antes paid from the Criss Cross table on every row,
-    the way the analysis computes any table, and only where the data marks the departure."""
+def test_the_md_ante_table_as_written_is_given_for_the_regulator(tmp_path):
+    """Maryland's §A pays every winning wager from one table; the operator's own ante table departs from it
+    (`as_written` in the data). The report gives the main game's figures with the antes paid from the Criss Cross
+    table on every row, the way the analysis computes any table, and only where the data marks the departure: the
+    sample, which pays the antes as written, has none."""
     from dataclasses import replace
 
     from rulegen.math.main_game import analyse_main_game
     from rulegen.offering import load_offering
     from rulegen.resolved import resolve
 
-    result = runner.invoke(app, ["math", sample("md-progressive.yaml"), "--json"])
+    source = Path(sample("md-progressive.yaml")).read_text(encoding="utf-8")
+    assert "  ante: as_written" in source
+    own = tmp_path / "md-own-ante.yaml"
+    own.write_text(source.replace("  ante: as_written", "  ante: standard", 1), encoding="utf-8")
+    result = runner.invoke(app, ["math", str(own), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     written = data["ante_as_written"]
-    rules = resolve(load_offering(sample("md-progressive.yaml"))).game_rules
+    rules = resolve(load_offering(own)).game_rules
     literal = analyse_main_game(replace(rules, ante=rules.criss_cross))
     assert written["table"] == "criss_cross" and written["house_edge_per_ante"] == literal.house_edge_per_ante
     # the antes' higher rows can only help the player: the edge falls, here below zero
     assert written["house_edge_per_ante"] < 0 < data["main_game"]["house_edge_per_ante"]
     assert written["house_edge_per_initial_wager"] == pytest.approx(written["house_edge_per_ante"] / 2)
-    for other in ("pa-five-card-bonus.yaml", "nj-bonus-spin.yaml", "house-six-card-bonus.yaml"):
+    for other in ("md-progressive.yaml", "pa-five-card-bonus.yaml", "nj-bonus-spin.yaml", "house-six-card-bonus.yaml"):
         out = runner.invoke(app, ["math", sample(other), "--json"])
         assert json.loads(out.stdout)["ante_as_written"] is None

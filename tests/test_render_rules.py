@@ -9,6 +9,8 @@ from decimal import Decimal
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from rulegen.jurisdiction import load_jurisdiction
 from rulegen.offering import load_offering
 from rulegen.render.context import draft_status
@@ -288,34 +290,43 @@ def test_a_maximum_win_above_the_limit_is_said_to_be_cut_by_it(sample_build):
 
 
 def test_md_antes_paid_as_the_text_is_written_ask_no_waiver():
-    """MD Chapter 12 §A pays each winning Criss Cross Poker wager, the antes included, from its one table: an offering
-    that pays the antes so is lawful as written and asks no waiver; the operator's own ante table asks one."""
-    def as_written(data):
-        data["paytables"]["ante"] = "as_written"
+    """MD Chapter 12 §A pays each winning Criss Cross Poker wager, the antes included, from its one table: the sample
+    pays the antes so and asks no waiver; the operator's own ante table asks one, in a DRAFT."""
+    def own_table(data):
+        data["paytables"]["ante"] = "standard"
 
-    own, written = text(render("MD")), text(render("MD", as_written))
+    written, own = text(render("MD")), text(render("MD", own_table))
     assert "Waiver requested" in own and "Departures from the text, submitted for decision" in own
     assert "waiver" not in written.lower() and "Departures from the text" not in written
     assert ("The antes, like every other winning Criss Cross Poker wager, are paid from this paytable: royal flush "
             "wins 500 to 1") in written
 
 
-def test_md_ante_table_as_written_validates_and_the_waiver_note_goes_with_the_operators_table(tmp_path):
+def test_md_operators_ante_table_is_warned_of_and_refused_by_final(tmp_path):
+    """The operator's own ante table departs from MD Chapter 12 §A, and the Standard Rules provide no waiver (round
+    26 rejected every filing that asked for one): validation warns, naming what to write instead, a DRAFT builds, and
+    --final refuses it before anything is written. The sample, paying the antes as written, draws no such finding."""
     from rulegen import assemble
+    from rulegen.errors import InvalidOfferingError
 
     source = (Path(samples_dir()) / SAMPLES["MD"]).read_text()
-    assert "  ante: standard\n" in source
-    (tmp_path / "md.yaml").write_text(source.replace("  ante: standard\n", "  ante: as_written\n"))
-    for name in ("logo.svg", "logo.png"):
-        if (Path(samples_dir()) / name).exists():
-            (tmp_path / name).write_bytes((Path(samples_dir()) / name).read_bytes())
-    _loaded, findings = assemble.load_and_validate(tmp_path / "md.yaml")
+    line = "  ante: as_written"
+    assert line in source
+    _loaded, findings = assemble.load_and_validate(Path(samples_dir()) / SAMPLES["MD"])
     assert [f for f in findings if f.level == "error"] == []
-    assert not any("waiver" in f.message for f in findings)
-    _loaded, own = assemble.load_and_validate(Path(samples_dir()) / SAMPLES["MD"])
-    assert any("waiver" in f.message and f.field == "paytables.ante" for f in own)
+    assert not any("waiver" in f.message or f.rule.endswith("-waiver") for f in findings)
+    (tmp_path / "md.yaml").write_text(source.replace(line, "  ante: standard", 1))
+    loaded, own = assemble.load_and_validate(tmp_path / "md.yaml")
+    warned = [f for f in own if f.rule == "MD-12A-waiver"]
+    assert [(f.level, f.field) for f in warned] == [("warning", "paytables.ante")]
+    assert "provide no waiver" in warned[0].message and "`ante: as_written`" in warned[0].message
+    offering = resolve(loaded)
+    assert draft_status(offering, False).draft
+    with pytest.raises(InvalidOfferingError, match=r"--final cannot file a departure from MLGCA Criss Cross Poker "
+                                                   r"Standard Rules, Chapter 12 §A"):
+        draft_status(offering, True)
     # an ante table whose pay is not a number is one plain error, the reading's check of the table staying quiet
-    (tmp_path / "md.yaml").write_text(source.replace("  ante: standard\n", "  ante: {pair_jacks_or_better: lots}\n"))
+    (tmp_path / "md.yaml").write_text(source.replace(line, "  ante: {pair_jacks_or_better: lots}", 1))
     from rulegen.validate import validate_file
 
     errors = [f for f in validate_file(tmp_path / "md.yaml", "md.yaml").findings if f.level == "error"]

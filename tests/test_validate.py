@@ -211,7 +211,7 @@ def test_every_finding_is_reported_not_just_the_first(tmp_path):
 def test_md_readings_are_notes_with_citations():
     report = validate_file(DATA / "correct_md.yaml")
     notes = [f for f in report.findings if f.level == "note"]
-    assert any("Chapter 12 §A" in (f.citation or "") for f in notes)
+    assert any("Chapter 11 §I(3)" in (f.citation or "") for f in notes)
     assert any("Chapter 12 §B" in (f.citation or "") for f in notes)
     assert all(f.citation for f in notes)
 

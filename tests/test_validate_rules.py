@@ -256,10 +256,12 @@ MESSAGES = [
      "payout_limit.amount is $40,000; the payout limit must be $50,000; the most one player can win in a round at the minimum wager is $33,570 (antes $10 each and 3x raises of $30: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $5 on flush, ace high (Kc Ac 8c 9c Tc), and 5 other players' spins, each paying this player $100) and the greater of $50,000 and that is $50,000"),
     ('limit-md-above', 'md', {("payout_limit", "amount"): 60000}, ('payout_limit', 'amount'),
      'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §B', 'MD-12B-limit',
-     'payout_limit.amount is $60,000, above the $50,000 the aggregate payout limit may not exceed; the most one player can win in a round at the minimum wager is $16,520 (antes $5 each and 3x raises of $15: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $1 on flush, ace high (Kc Ac 8c 9c Tc)) and the greater of $50,000 and that is $50,000'),
-    ('limit-md-below', 'md', {("payout_limit", "amount"): 40000}, ('payout_limit', 'amount'),
-     'error', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §B', 'MD-12B-limit',
-     'payout_limit.amount is $40,000, below $50,000: every winning wager is paid at the table\'s odds, and the limit may cut a payout only above the greater figure; the most one player can win in a round at the minimum wager is $16,520 (antes $5 each and 3x raises of $15: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $1 on flush, ace high (Kc Ac 8c 9c Tc)) and the greater of $50,000 and that is $50,000'),
+     'payout_limit.amount is $60,000, above the $50,000 the aggregate payout limit may not exceed; the most one player can win in a round at the minimum wager is $19,510 (antes $5 each and 3x raises of $15: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $1 on flush, ace high (Kc Ac 8c 9c Tc)) and the greater of $50,000 and that is $50,000'),
+    # §B's "may not exceed" is a ceiling: a lower limit is lawful, and one below the maximum win at the minimum wager
+    # is told that it would cut such a win
+    ('limit-md-below', 'md', {("payout_limit", "amount"): 10000}, ('payout_limit', 'amount'),
+     'warning', 'MLGCA Criss Cross Poker Standard Rules, Chapter 12 §B', 'MD-12B-limit',
+     'payout_limit.amount is $10,000, below the maximum win per round at the minimum wager: the most one player can win in a round at the minimum wager is $19,510 (antes $5 each and 3x raises of $15: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down, Five Card Bonus $1 on flush, ace high (Kc Ac 8c 9c Tc)) and the greater of $50,000 and that is $50,000; the limit would cut such a win'),
     ('limit-pa', 'pa', {("payout_limit", "amount"): 25000}, ('payout_limit', 'amount'),
      'error', '58 Pa. Code § 674a.12(d)', 'PA-674a.12d-limit',
      'payout_limit.amount is $25,000, below the floor of $50,000; the most one player can win in a round at the minimum wager is $16,510 (antes $5 each and 3x raises of $15: royal flush (Jc Qc Kc Ac Tc) Across, straight flush, queen high (Jc Qc 8c 9c Tc) Down) and the greater of $50,000 and that is $50,000'),
@@ -307,6 +309,14 @@ def test_each_message_word_for_word(tmp_path, name, base, changes, node, level, 
              if f.field == (dotted(node) or None) and f.level == level and f.rule == rule]
     assert [(f.citation, f.message) for f in found] == [(citation, message)]
     assert (found[0].line, found[0].column) in _place(load_offering(path), node)
+
+
+def test_an_md_limit_under_the_ceiling_and_over_the_maximum_win_is_lawful(tmp_path):
+    """MD Chapter 12 §B's limit "may not exceed" the greater figure: $40,000, under the $50,000 ceiling and over the
+    maximum win at the minimum wager, draws neither an error nor a warning (round 26 sent back the reading that made
+    the limit exactly the greater figure)."""
+    findings = validate_file(mutated(tmp_path, "md", {("payout_limit", "amount"): 40000})).findings
+    assert [f for f in findings if f.field == "payout_limit.amount" and f.level in ("error", "warning")] == []
 
 
 def _place(offering, node):

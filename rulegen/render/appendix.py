@@ -79,6 +79,7 @@ class WheelView:
     operator_term: str  # whose wheel the weights are: "casino licensee", "facility operator"
     agency: str  # who approves it
     community_wheel_weight: int | None = None  # the Community Prize Wheel's weights' total, where they are given
+    forfeited_on_fold: bool = False  # the jurisdiction's reading: a folding player's Bonus Spin wager is lost with the hand
 
 
 def _limit_base(offering: ResolvedOffering) -> Any:
@@ -101,7 +102,13 @@ def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | 
     return WheelView(spin=spin, drawing=svg.wheel(segments), positions_given=bool(spin_table["has_positions"]),
                      community_name=f"wheel {designated}" if designated is not None else None,
                      operator_term=str(jurisdiction.operator_term), agency=str(agency.value),
-                     community_wheel_weight=_community_wheel_weight(spin_table))
+                     community_wheel_weight=_community_wheel_weight(spin_table),
+                     forfeited_on_fold=_forfeited_on_fold(jurisdiction))
+
+
+def _forfeited_on_fold(jurisdiction: Any) -> bool:
+    rule = jurisdiction.rule("bonus_spin_after_fold")
+    return rule is not None and rule.value == "forfeited"
 
 
 def _community_wheel_weight(spin_table: tables.BonusSpinView) -> int | None:

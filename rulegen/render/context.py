@@ -102,7 +102,29 @@ def draft_status(offering: ResolvedOffering, final: bool) -> Draft:
             "from the manufacturer's par sheet): a filed math appendix states the return of every wager offered, "
             "and the Bonus Spin's return rests on how often the wheel stops on each segment. Add them, or build "
             "without --final for a DRAFT, whose appendix gives the return as a formula in the wheel's mean prize.")
+    if final:
+        refuse_final_waivers(offering)
     return Draft(draft=not (final and not missing), missing_roles=missing, final_requested=final)
+
+
+def waivers_asked(offering: ResolvedOffering) -> list[dict[str, Any]]:
+    """The readings of kind `waiver` this offering's choices meet: departures from the text, which a filing can only
+    ask the regulator for."""
+    from rulegen.resolved import clause_config
+
+    config = clause_config(offering)
+    return [entry for entry in offering.jurisdiction.readings()
+            if entry.get("kind") == "waiver" and clauses.unmet(entry.get("when") or {}, config) is None]
+
+
+def refuse_final_waivers(offering: ResolvedOffering) -> None:
+    """--final with a choice that departs from the text is an error: the text provides no waiver, so such a filing
+    cannot be approved as submitted; a DRAFT can still put the question to the regulator."""
+    for entry in waivers_asked(offering):
+        raise InvalidOfferingError(
+            f"--final cannot file a departure from {entry.get('citation')}, for which the text provides no waiver: "
+            f"{entry.get('final') or entry.get('reading')} Build without --final for a DRAFT, which puts the "
+            "question to the regulator.")
 
 
 def signoffs(offering: ResolvedOffering, signer: str | None = None) -> list[SignoffRow]:

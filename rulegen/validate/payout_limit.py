@@ -55,15 +55,11 @@ def payout_limit(ctx: Context, check: Check) -> None:
             ctx.add(check, node, "error",
                     f"payout_limit.amount is {dollars(amount)}, above the {dollars(figure)} the aggregate payout "
                     f"limit may not exceed; {how}", rule.citation)
-        elif kind == "at_most_greater_of" and amount < figure:
-            ctx.add(check, node, "error",
-                    f"payout_limit.amount is {dollars(amount)}, below {dollars(figure)}: every winning wager is paid "
-                    f"at the table's odds, and the limit may cut a payout only above the greater figure; {how}",
-                    rule.citation)
-        elif kind == "operator_cap" and amount < max_win.amount:
+        elif kind in ("at_most_greater_of", "operator_cap") and amount < max_win.amount:
             ctx.add(check, node, "warning",
                     f"payout_limit.amount is {dollars(amount)}, below the maximum win per round at the minimum "
-                    f"wager: {how}; the cap would cut such a win", rule.citation)
+                    f"wager: {how}; the {'cap' if kind == 'operator_cap' else 'limit'} would cut such a win",
+                    rule.citation)
     elif kind in LIMIT_SET_BY_RULE:  # the limit the rule itself sets, which the build fills in (math.report)
         ctx.add(check, ("payout_limit",), "note",
                 f"payout_limit is not stated; the text sets it at {dollars(figure)} ({how}), and the documents print "

@@ -24,10 +24,15 @@ def readings(ctx: Context, check: Check) -> None:
         tables = (reading or {}).get("when", {}).get("ante_table")
         if tables is not None and _ante_table(ctx) not in tables:
             continue  # a reading of the ante table this offering does not pay from
-        if reading and reading.get("reading"):
+        if reading and reading.get("kind") == "waiver":  # a departure the text has no waiver for: a DRAFT only
+            ctx.add(check, node, "warning", f"{dotted(node)}: {reading.get('final') or reading['reading']} A DRAFT "
+                    "can put the question to the regulator; --final refuses it.", reading.get("citation"),
+                    rule="waiver")
+        elif reading and reading.get("reading"):
             ctx.add(check, node, "note", f"{dotted(node)}: {reading['reading']}", reading.get("citation"))
 
 
 CHECKS = (
-    Check("readings of ambiguous clauses", ("paytables",), ("rules", "middle_bet"), "reading", readings),
+    Check("readings of ambiguous clauses", ("paytables",), ("rules", "middle_bet"), "reading", readings,
+          also=("waiver",)),
 )
