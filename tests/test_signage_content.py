@@ -94,6 +94,19 @@ def test_the_sign_says_the_wager_is_collected_on_a_win():
     assert md.cited("bonus_spin", "xtreme", "wager_on_win").citation.endswith("Chapter 12 §E(10)")
 
 
+def test_antes_paid_from_the_criss_cross_table_share_its_block():
+    """MD's sample pays the antes from Chapter 12 §A's table as written, row for row the bets' table: the sign prints
+    that table once, headed for both, with every row of it; an ante table of its own keeps its own block."""
+    text, offering = sign_html(MD)
+    assert offering.data["paytables"]["ante"] == "as_written"
+    assert "Antes and the Across, Down and Middle bets" in text
+    assert "Ante Across pays on the Across hand, Ante Down on the Down hand" in text
+    assert text.count("Royal flush") == 2  # the shared table and the Five Card Bonus, not a third for the antes
+    own, _ = sign_html(MD, lambda data: data["paytables"].update(ante="standard"))
+    assert "Antes and the Across, Down and Middle bets" not in own and own.count("Royal flush") == 2
+    assert re.search(r"Antes Ante Across pays on the Across hand", own)
+
+
 def test_a_fixed_top_prize_is_its_amount():
     def fixed(data):
         data["bonus_spin"]["top_prize"] = {"kind": "fixed", "initial": 12500}

@@ -122,7 +122,7 @@ def refuse_final_waivers(offering: ResolvedOffering) -> None:
     cannot be approved as submitted; a DRAFT can still put the question to the regulator."""
     for entry in waivers_asked(offering):
         raise InvalidOfferingError(
-            f"--final cannot file a departure from {entry.get('citation')}, for which the text provides no waiver: "
+            f"--final cannot file a departure from {entry.get('citation')}: "
             f"{entry.get('final') or entry.get('reading')} Build without --final for a DRAFT, which puts the "
             "question to the regulator.")
 

@@ -130,13 +130,25 @@ DRAFT_EM = Decimal("3.6")  # "DRAFT" in bold type is about 3.6 em wide
 BLOCKS = ("criss_cross", "ante", "five_card_bonus", "six_card_bonus", "bonus_spin")
 
 
+def antes_share_the_table(offering: ResolvedOffering) -> bool:
+    """The antes are paid from the Criss Cross paytable itself, row for row (MD's Chapter 12 §A as written): the
+    sign prints that table once, for the bets and the antes."""
+    paytables = tables.offering_paytables(offering)
+    ante, main = paytables.get("ante"), paytables.get("criss_cross")
+    return ante is not None and main is not None and ante["rows"] == main["rows"]
+
+
 def block_lines(offering: ResolvedOffering) -> dict[str, int]:
     """Each block the sign carries, in order, with its height in paytable lines (heading and notes included):
     what the columns are balanced on."""
     paytables = tables.offering_paytables(offering)
+    shared = antes_share_the_table(offering)
     lines: dict[str, int] = {}
-    for name, notes in (("criss_cross", 4), ("ante", 3), *((key, 3) for key, _ in offering.offered_side_wagers)):
+    for name, notes in (("criss_cross", 5 if shared else 4), ("ante", 3),
+                        *((key, 3) for key, _ in offering.offered_side_wagers)):
         table = paytables.get(name)
+        if name == "ante" and shared:
+            continue  # printed with the Criss Cross paytable
         if table is not None:
             lines[name] = len(table["rows"]) + notes
     spin = tables.bonus_spin(offering) if offering.bonus_spin is not None else None
@@ -443,6 +455,7 @@ def signage_context(offering: ResolvedOffering, *, draft: Any, size: str | SignS
         "ante": offering.limits.ante,
         "bets": bets.value if bets else None,
         "paytables": tables.offering_paytables(offering),
+        "antes_share": antes_share_the_table(offering),
         "five_card_bonus": offering.five_card_bonus,
         "six_card_bonus": offering.six_card_bonus,
         "added_wagers": tables.added_wagers(offering),

@@ -35,9 +35,9 @@ def cross_layout(*, five_card_bonus: bool, bonus_spin: bool, six_card_bonus: boo
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
              'role="img" aria-label="Criss Cross Poker layout: community cards and one player\'s betting areas">']
     parts.append(f'<rect x="1" y="1" width="{w - 2}" height="{h - 2}" rx="14" fill="#eef5ee" stroke="#2f6b3a" stroke-width="2"/>')
-    # dealer and the table inventory container at the top
+    # the dealer's side at the top
     parts.append('<rect x="20" y="14" width="200" height="26" rx="4" fill="#fff" stroke="#555"/>')
-    parts.append(_text(120, 32, "Dealer · table inventory", 10))
+    parts.append(_text(120, 32, "Dealer", 10))
     # the cross: card boxes 34 x 48
     cw, ch, gap = 34, 48, 8
     cx, top = 120, 54
@@ -58,7 +58,7 @@ def cross_layout(*, five_card_bonus: bool, bonus_spin: bool, six_card_bonus: boo
     px, py = 300, 52
     rows = []
     if five_card_bonus or bonus_spin or six_card_bonus:
-        bonus = [name for flag, name in ((five_card_bonus, "5 Card Bonus"), (six_card_bonus, "6 Card Bonus"),
+        bonus = [name for flag, name in ((five_card_bonus, "Five Card Bonus"), (six_card_bonus, "Six Card Bonus"),
                                          (bonus_spin, "Bonus Spin")) if flag]
         rows.append(bonus)
     rows.append(["Ante Across", "Ante Down"])
@@ -72,7 +72,7 @@ def cross_layout(*, five_card_bonus: bool, bonus_spin: bool, six_card_bonus: boo
         for j, name in enumerate(row):
             x = px + (span / (len(row) + 1)) * (j + 1)
             shape_fill = "#dfe9f7" if index == len(rows) - 1 or index == len(rows) - 2 else "#fff"
-            if name in ("5 Card Bonus", "6 Card Bonus", "Bonus Spin"):
+            if name in ("Five Card Bonus", "Six Card Bonus", "Bonus Spin"):
                 shape_fill = "#f6e3e3"
             parts.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{radius}" fill="{shape_fill}" stroke="#333"/>')
             words = name.split(" ")
