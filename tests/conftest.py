@@ -16,8 +16,8 @@ def math_cache(tmp_path_factory):
     moved into place, so a worker reads a whole entry or none); a test about the cache itself points
     RULEGEN_CACHE_DIR elsewhere.
 
-    RULEGEN_TEST_CACHE_DIR names a folder to keep between runs while developing; CI leaves it unset, so each
-    CI run computes every analysis once from nothing.
+    RULEGEN_TEST_CACHE_DIR names a folder to keep between runs while developing; CI names an empty one for its
+    two runs (the suite, then the PDF tier), so each CI run computes every analysis once from nothing.
     """
     kept = os.environ.get("RULEGEN_TEST_CACHE_DIR")
     base = tmp_path_factory.getbasetemp()

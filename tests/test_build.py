@@ -35,7 +35,8 @@ SAMPLES = sorted(samples_dir().glob("*.yaml"))
 OUTPUTS = ("rules.pdf", "rules.html", "signage.pdf", "math-appendix.pdf", "manifest.json")
 
 
-pytestmark = pytest.mark.usefixtures("math_cache")  # tests/conftest.py
+pytestmark = [pytest.mark.usefixtures("math_cache"),  # tests/conftest.py
+              pytest.mark.pdf]  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
 
 
 def page_texts(data: bytes) -> list[str]:
@@ -196,7 +197,10 @@ def test_signage_shows_every_paytable_and_the_limits(built):
     assert (f"Two equal antes, each {filters.money(ante['minimum'])} minimum, "
             f"{filters.money(ante['maximum'])} maximum") in text
     assert _rows(resolved.criss_cross) in _sign_section(text, "ACROSS, DOWN AND MIDDLE")
-    assert _rows(resolved.ante) in _sign_section(text, "ANTES")
+    if _rows(resolved.ante) == _rows(resolved.criss_cross):  # MD's §A as written: one table, headed for both
+        assert "ANTES AND THE ACROSS, DOWN AND MIDDLE BETS" in text and text.count("ANTES") == 1
+    else:
+        assert _rows(resolved.ante) in _sign_section(text, "ANTES")
     for wager, heading in (("five_card_bonus", "FIVE CARD BONUS"), ("six_card_bonus", "SIX CARD BONUS")):
         side = getattr(resolved, wager)
         if data.get(wager):

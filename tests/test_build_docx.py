@@ -20,6 +20,8 @@ from rulegen.filing.manifest import sha256
 from rulegen.render.editable import MARK
 from rulegen.resources import samples_dir
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 SAMPLE = samples_dir() / "pa-five-card-bonus.yaml"
 
 

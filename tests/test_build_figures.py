@@ -14,6 +14,8 @@ import rulegen.assemble as build_module
 from rulegen.math import cache as disk
 from rulegen.resources import samples_dir
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 
 def _poison_every_entry(folder) -> int:
     """Edit the main game's exact expected value in every cache entry that holds one, checksum recomputed."""

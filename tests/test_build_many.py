@@ -20,6 +20,8 @@ from rulegen.cli import app
 from rulegen.errors import InputError
 from rulegen.resources import samples_dir
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 SAMPLES = sorted(samples_dir().glob("*.yaml"))
 OUTPUTS = ("manifest.json", "math-appendix.pdf", "rules.html", "rules.pdf", "signage.pdf")
 

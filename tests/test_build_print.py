@@ -21,7 +21,8 @@ from tests.test_signage import SHOP_CONDITION, shop_profile  # noqa: E402
 
 PA = next(s for s in sorted(samples_dir().glob("*.yaml")) if s.stem.startswith("pa"))
 
-pytestmark = pytest.mark.usefixtures("math_cache")  # tests/conftest.py
+pytestmark = [pytest.mark.usefixtures("math_cache"),  # tests/conftest.py
+              pytest.mark.pdf]  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
 
 
 def with_png_logo(folder, width: int, height: int):

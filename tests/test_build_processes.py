@@ -12,7 +12,8 @@ from rulegen.assemble.processes import Batch, Piece, can_fork
 from rulegen.errors import ExitCode, InvalidOfferingError, OutputError
 from rulegen.findings import Finding
 
-pytestmark = pytest.mark.skipif(not can_fork(), reason="pieces run in forked processes on Linux only")
+pytestmark = [pytest.mark.skipif(not can_fork(), reason="pieces run in forked processes on Linux only"),
+              pytest.mark.pdf]  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
 
 
 def test_a_piece_returns_its_value_from_another_process():

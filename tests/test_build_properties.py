@@ -20,10 +20,13 @@ from hypothesis import HealthCheck, Phase, assume, given, note, settings, strate
 from markupsafe import escape
 from pypdf import PdfReader
 from ruamel.yaml import YAML
+import pytest
 
 from rulegen import assemble as pipeline
 from rulegen.math import cache as math_cache_module
 from rulegen.validate import validate_file
+
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
 
 DATA = Path(__file__).parent / "data"
 OUTPUTS = {"rules.pdf", "rules.html", "signage.pdf", "math-appendix.pdf", "manifest.json"}

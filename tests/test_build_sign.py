@@ -13,6 +13,8 @@ from rulegen.cli import app
 from rulegen.resources import samples_dir
 from tests.filing_factory import PASSPHRASE, SIGNER, make_pki
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 SAMPLE = samples_dir() / "pa-five-card-bonus.yaml"
 WARNING = ("rulegen: warning: --sign without --final signs a DRAFT: every page says DRAFT, and `rulegen verify` "
            "accepts only a signed final filing; to file it, build with --final (every sign-off role given) and --sign")

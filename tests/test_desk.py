@@ -24,6 +24,8 @@ from rulegen.web.desk.app import COOKIE, Desk, create_app
 from rulegen.web.desk.intake import Limits
 from tests import filing_factory as factory
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 PASSWORD = "a long enough password"
 FILES = ("rules.pdf", "manifest.json", "rules.html", "signage.pdf", "math-appendix.pdf")
 

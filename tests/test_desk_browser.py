@@ -24,6 +24,8 @@ from typer.testing import CliRunner
 from rulegen.cli import app
 from tests import filing_factory as factory
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 REQUIRE_ENV = "RULEGEN_REQUIRE_BROWSER"
 PASSWORD = "a long enough password"
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,6 +24,8 @@ from rulegen.web.desk.app import Desk, create_app
 from tests import filing_factory as factory
 from tests.test_desk import PASSWORD, login, upload
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 MARKUP = '"<script>alert(1)</script> & Co"'
 
 

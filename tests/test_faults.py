@@ -20,6 +20,8 @@ from rulegen.errors import OutputError
 from rulegen.assemble import publish
 from rulegen.resources import samples_dir
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 PA_SAMPLE = samples_dir() / "pa-five-card-bonus.yaml"
 
 

@@ -15,6 +15,8 @@ from typer.testing import CliRunner
 
 from rulegen.cli import app
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 HOSTILE = Path(__file__).parent / "data" / "hostile"
 
 # file -> (exit status, words the first error or warning must carry)

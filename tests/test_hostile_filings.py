@@ -17,6 +17,8 @@ from rulegen.filing import verify_filing
 from tests import hostile_pdf
 from tests.filing_factory import build, make_trusted_pki
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 HANG = 120  # seconds: far beyond any answer (each comes in about a second); only a hang reaches it
 
 

@@ -18,6 +18,8 @@ from typer.testing import CliRunner
 
 from rulegen.cli import app
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 HOSTILE = Path(__file__).parent / "data" / "hostile"
 DATA = Path(__file__).parent / "data"
 

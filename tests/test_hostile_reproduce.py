@@ -22,6 +22,8 @@ from typer.testing import CliRunner
 from rulegen.cli import app
 from tests import filing_factory as factory
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 DATA = Path(__file__).parent / "data"
 FORGED_SIGN = b"%PDF-1.7 a sign showing $1,000 antes and a $75,000 limit\n%%EOF\n"
 

@@ -17,6 +17,8 @@ import pytest
 from rulegen.resources import samples_dir
 from tests.preview_server import REQUIRE_ENV, browser_paths, chromium, preview_server, save
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 TIMEOUT = 60  # seconds: a refresh takes well under one; the machine may be busy
 
 

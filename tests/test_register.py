@@ -24,6 +24,8 @@ from rulegen.cli import app
 
 from tests import filing_factory as factory  # noqa: E402
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 ID, OPERATOR = "filing-test-pa", "Test Pennsylvania Casino"
 
 

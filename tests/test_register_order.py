@@ -6,7 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.test_register import FACTORY_RULEGEN, _trusted, corpus, pki  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
 
 
 def test_a_filing_verifies_after_another_in_the_same_process(corpus, tmp_path):  # noqa: F811

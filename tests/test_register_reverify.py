@@ -18,6 +18,8 @@ from rulegen.cli import app
 from rulegen.filing.register_store import open_register, rechecks
 from tests import filing_factory as factory
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory) -> dict:

@@ -29,6 +29,8 @@ from rulegen.resources import samples_dir  # noqa: E402
 
 from tests.doccheck import text_outside_page  # noqa: E402
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 SAMPLES = sorted(samples_dir().glob("*.yaml"))
 NAMED = ("letter", "tabloid", "a4", "a3", "limit-card", "24x36in")
 ODD = ("600x900mm", "a3-landscape", "5x14in")

@@ -36,6 +36,8 @@ from tests.filing_factory import (  # noqa: E402
     reproduce,
 )
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory) -> dict:

@@ -26,6 +26,8 @@ from rulegen.filing.dss import dss_contents, validation_data_update
 
 from tests import filing_factory as factory  # noqa: E402
 from tests import tsaserver  # noqa: E402
+
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
 PASSPHRASE = factory.PASSPHRASE
 
 

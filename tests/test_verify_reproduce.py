@@ -20,6 +20,8 @@ from rulegen.filing.pdf import open_reader, revision_end
 from rulegen.filing.signing import SIGNATURE_FIELD
 from tests.filing_factory import PASSPHRASE, build, make_trusted_pki
 
+pytestmark = pytest.mark.pdf  # builds or verifies whole filings: the PDF tier, `pytest -m pdf` (README)
+
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory) -> dict:
