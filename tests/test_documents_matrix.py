@@ -7,6 +7,7 @@ matrix's PDFs are checked by the benchmark (tests/benchmarks/bench_documents_mat
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,40 @@ def test_the_rules_say_when_community_pays_take_the_bonus_spin_past_the_wager(tm
     rules, results = _rules_and_math(under, tmp_path / "xtreme-c")
     assert all(row.return_with_community <= 1 for row in results.bonus_spin.weighted.community_value)
     assert "At a full table the wager favours the player" not in _words(rules)
+
+
+def test_what_round_26_sent_back_is_said_as_the_table_is(tmp_path: Path):
+    """Round 26 sent back three MD points, each mended from the configuration, not from the sample: a Paytable C
+    table says plainly that it offers no community pay and submits that; a hand-dealt table's counting shuffler is
+    not §B's device, so its removal of a short deck is the operator's own procedure and the Concordance has §B(1)
+    and (2) not apply; and the appendix says its Bonus Spin returns are the most the wager returns, a fold forfeiting
+    it. A shoe table's counting shuffler keeps §B's own words, restated."""
+    from rulegen.assemble import settled
+    from rulegen.render.appendix import render_appendix_html
+    from rulegen.render.context import draft_status
+    from rulegen.validate import validate_file
+
+    merchandise = next(c for c in MATRIX if c.name == "md-merch-c-hand")
+    rules, results = _rules_and_math(merchandise, tmp_path / "c")
+    words = _words(rules)
+    assert "This table offers no community pay." in words
+    assert "submits the wager so, without community pay, for the Commission's approval" in words
+    path = merchandise.write(tmp_path / "c")
+    offering = settled(validate_file(path, path.name).offering)
+    appendix = _words(render_appendix_html(offering, results, draft=draft_status(offering, False)))
+    assert "a player who folds loses the Bonus Spin wager with the hand" in appendix
+    assert "each figure is the most the wager returns" in appendix
+
+    hand = next(c for c in MATRIX if c.name == "md-xtreme-a-pair")
+    assert hand.data["cards"]["dealing"] == "hand" and hand.data["cards"]["shuffling"] == "automated-counting"
+    words = _words(_rules_and_math(hand, tmp_path / "hand")[0])
+    assert "here the removal is the facility operator's own procedure, submitted for approval" in words
+    for clause in ("Chapter 5 §B(1)", "Chapter 5 §B(2)"):
+        assert re.search(re.escape(clause) + r" .{0,200}?Does not apply: this clause governs dealing from a manual "
+                         r"dealing shoe or from an automated dealing shoe", words), clause
+    shoe = next(c for c in MATRIX if c.name == "md-prog-b-autoshoe")
+    assert shoe.data["cards"]["shuffling"] == "automated-counting"
+    words = _words(_rules_and_math(shoe, tmp_path / "shoe")[0])
+    assert ("if it shows another number, the deck is taken off the table. MLGCA Criss Cross Poker Standard Rules, "
+            "Chapter 5 §B(1), (2)") in words
+    assert "own procedure, submitted for approval, and the dealer also counts the stub" not in words
