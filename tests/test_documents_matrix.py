@@ -191,6 +191,8 @@ def test_what_round_26_sent_back_is_said_as_the_table_is(tmp_path: Path):
     words = _words(rules)
     assert "This table offers no community pay." in words
     assert "submits the wager so, without community pay, for the Commission's approval" in words
+    assert "No community pay at this table" in _sign_words("md-merch-c-hand", tmp_path)
+    assert "No community pay" not in _sign_words("md-prog-b-autoshoe", tmp_path)  # Paytable B's $500 pays one
     path = merchandise.write(tmp_path / "c")
     offering = settled(validate_file(path, path.name).offering)
     appendix = _words(render_appendix_html(offering, results, draft=draft_status(offering, False)))
@@ -210,3 +212,19 @@ def test_what_round_26_sent_back_is_said_as_the_table_is(tmp_path: Path):
     assert ("if it shows another number, the deck is taken off the table. MLGCA Criss Cross Poker Standard Rules, "
             "Chapter 5 §B(1), (2)") in words
     assert "own procedure, submitted for approval, and the dealer also counts the stub" not in words
+
+
+
+def _sign_words(name: str, tmp_path: Path) -> str:
+    """The words of the letter sign of the matrix's configuration `name`."""
+    from rulegen.assemble import settled
+    from rulegen.render.context import draft_status
+    from rulegen.render.signage import render_signage_html
+    from rulegen.validate import validate_file
+
+    configuration = next(c for c in MATRIX if c.name == name)
+    folder = tmp_path / f"sign-{name}"
+    folder.mkdir()
+    path = configuration.write(folder)
+    offering = settled(validate_file(path, path.name).offering)
+    return _words(render_signage_html(offering, draft=draft_status(offering, False)))

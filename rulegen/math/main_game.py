@@ -47,7 +47,8 @@ __all__ = [
     "starting_hands", "strategy_tables",
 ]
 
-CODE_VERSION = "main-game-5"  # bump when the analysis changes what it computes or how its result is stored
+# bump when the analysis changes what it computes or how its result is stored (the words of its method included)
+CODE_VERSION = "main-game-6"
 
 
 def paytables_of(rules_or_paytables):

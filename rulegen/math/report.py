@@ -39,7 +39,8 @@ def verification_checks(analysis: MainGameAnalysis, side=()) -> tuple[Verificati
     monte = analysis.monte_carlo
     if monte:
         checks.append(VerificationCheck(
-            f"Monte Carlo, {monte.rounds:,} rounds (seed {monte.seed}): the 99% interval covers the exact EV",
+            f"Monte Carlo simulation, {monte.rounds:,} rounds (repeatable from its seed, {monte.seed}): the 99% "
+            "interval covers the exact EV",
             monte.exact_ev_per_ante, monte.interval, monte.covers_exact))
     for key, section in side:  # each side wager offered: every set of its cards counted once
         kind = wagers.kind(key)

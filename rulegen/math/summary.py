@@ -112,7 +112,7 @@ def summarise_totals(criss_cross, ante, totals: PathTotals) -> MainGameAnalysis:
                                         for v, c in enumerate(gross_hist) if c),
         scale=scale,
         method="exact enumeration of all 84,284,272,800 deals (1,326 x 1,225 x 1,128 x 46), reduced exactly by "
-               "suit symmetry, per-hand lookup tables and linearity of the bets",
+               "suit symmetry and by the linearity of the bets",
         tie_rule=TIE_RULE,
     )
 
