@@ -120,7 +120,9 @@ def waivers_asked(offering: ResolvedOffering) -> list[dict[str, Any]]:
 def refuse_final_waivers(offering: ResolvedOffering) -> None:
     """--final with a choice that departs from the text is an error: the text provides no waiver, so such a filing
     cannot be approved as submitted; a DRAFT can still put the question to the regulator."""
-    for entry in waivers_asked(offering):
+    asked = waivers_asked(offering)
+    if asked:
+        entry = asked[0]
         raise InvalidOfferingError(
             f"--final cannot file a departure from {entry.get('citation')}: "
             f"{entry.get('final') or entry.get('reading')} Build without --final for a DRAFT, which puts the "
