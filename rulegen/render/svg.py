@@ -78,9 +78,12 @@ def cross_layout(*, five_card_bonus: bool, bonus_spin: bool, six_card_bonus: boo
             words = name.split(" ")
             if len(words) == 1:
                 parts.append(_text(x, y + 3, name, 8, weight="bold"))
-            else:
+            elif len(words) == 2:
                 parts.append(_text(x, y - 1, words[0], 7.5, weight="bold"))
-                parts.append(_text(x, y + 9, " ".join(words[1:]), 7.5, weight="bold"))
+                parts.append(_text(x, y + 9, words[1], 7.5, weight="bold"))
+            else:  # a word a line, so that no line reaches the circle's outline ("Five / Card / Bonus")
+                for line, word in enumerate(words[:3]):
+                    parts.append(_text(x, y - 5 + 9 * line, word, 7.5, weight="bold"))
     parts.append("</svg>")
     return Markup("".join(parts))
 
