@@ -177,10 +177,10 @@ def test_the_rules_say_when_community_pays_take_the_bonus_spin_past_the_wager(tm
 
 def test_what_round_26_sent_back_is_said_as_the_table_is(tmp_path: Path):
     """Round 26 sent back three MD points, each mended from the configuration, not from the sample: a Paytable C
-    table says plainly that it offers no community pay and submits that; a hand-dealt table's counting shuffler is
-    not §B's device, so its removal of a short deck is the operator's own procedure and the Concordance has §B(1)
-    and (2) not apply; and the appendix says its Bonus Spin returns are the most the wager returns, a fold forfeiting
-    it. A shoe table's counting shuffler keeps §B's own words, restated."""
+    table says plainly that it offers no community pay and submits that (on the sign too); a hand-dealt table's
+    counting shuffler does not feed a shoe, and the rules say why §B(1) and (2)'s removal of a short deck reaches it
+    all the same; and the appendix says its Bonus Spin returns are the most the wager returns, a fold forfeiting it.
+    A shoe table's counting shuffler has §B's words with no such reading."""
     from rulegen.assemble import settled
     from rulegen.render.appendix import render_appendix_html
     from rulegen.render.context import draft_status
@@ -202,16 +202,19 @@ def test_what_round_26_sent_back_is_said_as_the_table_is(tmp_path: Path):
     hand = next(c for c in MATRIX if c.name == "md-xtreme-a-pair")
     assert hand.data["cards"]["dealing"] == "hand" and hand.data["cards"]["shuffling"] == "automated-counting"
     words = _words(_rules_and_math(hand, tmp_path / "hand")[0])
-    assert "here the removal is the facility operator's own procedure, submitted for approval" in words
+    # §B(1)-(2)'s removal names any counting shuffler: restated at a hand-dealt table too, with the reading that
+    # says why (round 30 sent back a Concordance that had them not apply while the rules applied them)
+    assert ("if it shows another number, the deck is taken off the table. MLGCA Criss Cross Poker Standard Rules, "
+            "Chapter 5 §B(1), (2)") in words
+    assert "we read that removal as reaching this table's shuffler" in words
     for clause in ("Chapter 5 §B(1)", "Chapter 5 §B(2)"):
-        assert re.search(re.escape(clause) + r" .{0,200}?Does not apply: this clause governs dealing from a manual "
-                         r"dealing shoe or from an automated dealing shoe", words), clause
+        assert not re.search(re.escape(clause) + r" [^§]{0,200}?Does not apply", words), clause
     shoe = next(c for c in MATRIX if c.name == "md-prog-b-autoshoe")
     assert shoe.data["cards"]["shuffling"] == "automated-counting"
     words = _words(_rules_and_math(shoe, tmp_path / "shoe")[0])
     assert ("if it shows another number, the deck is taken off the table. MLGCA Criss Cross Poker Standard Rules, "
             "Chapter 5 §B(1), (2)") in words
-    assert "own procedure, submitted for approval, and the dealer also counts the stub" not in words
+    assert "we read that removal as reaching this table's shuffler" not in words
 
 
 
