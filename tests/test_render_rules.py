@@ -333,6 +333,16 @@ def test_md_operators_ante_table_is_warned_of_and_refused_by_final(tmp_path):
     with pytest.raises(InvalidOfferingError, match=r"--final cannot file a departure from MLGCA Criss Cross Poker "
                                                    r"Standard Rules, Chapter 12 §A"):
         draft_status(offering, True)
+    # the command: exit 1 with the reason, and nothing written, before any figure is computed or page rendered
+    from typer.testing import CliRunner
+
+    from rulegen.cli import app
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(tmp_path / "md.yaml"), "--final", "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "--final cannot file a departure from MLGCA Criss Cross Poker Standard Rules, Chapter 12 §A" in result.output
+    assert not out.exists() or not any(out.iterdir())
     # an ante table whose pay is not a number is one plain error, the reading's check of the table staying quiet
     (tmp_path / "md.yaml").write_text(source.replace(line, "  ante: {pair_jacks_or_better: lots}", 1))
     from rulegen.validate import validate_file

@@ -79,7 +79,7 @@ class WheelView:
     operator_term: str  # whose wheel the weights are: "casino licensee", "facility operator"
     agency: str  # who approves it
     community_wheel_weight: int | None = None  # the Community Prize Wheel's weights' total, where they are given
-    forfeited_on_fold: bool = False  # the jurisdiction's reading: a folding player's Bonus Spin wager is lost with the hand
+    lost_on_fold: bool = False  # a folding player's Bonus Spin wager is lost with the hand (as settlement has it)
 
 
 def _limit_base(offering: ResolvedOffering) -> Any:
@@ -88,7 +88,7 @@ def _limit_base(offering: ResolvedOffering) -> Any:
 
 
 def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | None,
-               jurisdiction: Any) -> WheelView | None:
+               jurisdiction: Any, *, lost_on_fold: bool = False) -> WheelView | None:
     if spin is None:
         return None
     if spin_table is None:
@@ -102,13 +102,7 @@ def wheel_view(spin: BonusSpinResult | None, spin_table: tables.BonusSpinView | 
     return WheelView(spin=spin, drawing=svg.wheel(segments), positions_given=bool(spin_table["has_positions"]),
                      community_name=f"wheel {designated}" if designated is not None else None,
                      operator_term=str(jurisdiction.operator_term), agency=str(agency.value),
-                     community_wheel_weight=_community_wheel_weight(spin_table),
-                     forfeited_on_fold=_forfeited_on_fold(jurisdiction))
-
-
-def _forfeited_on_fold(jurisdiction: Any) -> bool:
-    rule = jurisdiction.rule("bonus_spin_after_fold")
-    return rule is not None and rule.value == "forfeited"
+                     community_wheel_weight=_community_wheel_weight(spin_table), lost_on_fold=lost_on_fold)
 
 
 def _community_wheel_weight(spin_table: tables.BonusSpinView) -> int | None:
@@ -147,7 +141,8 @@ def appendix_context(offering: ResolvedOffering, results: MathReport, *, draft: 
         "grid": strategy_grid(main.across_decision),
         "five": _as_written(results.five_card_bonus, offering.five_card_bonus),
         "six": results.six_card_bonus,
-        "wheel": wheel_view(results.bonus_spin, spin_table, offering.jurisdiction),
+        "wheel": wheel_view(results.bonus_spin, spin_table, offering.jurisdiction,
+                            lost_on_fold=offering.bonus_spin is not None and not offering.bonus_spin.settled_after_fold),
         "max_win": results.max_win,
         "verification": check_rows(results.verification),
         "payout_cap": results.payout_cap,
